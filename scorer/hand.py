@@ -8,10 +8,10 @@ stage and the web page all pass them around. Tiles are indices from
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 
-class MeldKind(str, Enum):
+class MeldKind(StrEnum):
     CHOW = "chow"
     PUNG = "pung"
     KONG = "kong"

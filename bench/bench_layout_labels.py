@@ -1,0 +1,67 @@
+"""Run layout reading + decoding on the hand-made labels of real photos (cmd-v4).
+
+The labels stand in for a perfect detector and classifier, so this measures
+only the geometry stages on real tile positions: that nothing crashes, how
+long they take, how the tiles are grouped, and for the `hand_*` photos (one
+row of 14 tiles) whether the row is read as one hand of 13 + a winning tile.
+
+    PYTHONPATH=. python bench/bench_layout_labels.py [--split valid]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from datasets.cmdv4 import load_split  # noqa: E402
+from tests.vision.layout_fixtures import probs_for  # noqa: E402
+from vision.decode import decode  # noqa: E402
+from vision.layout import read_layout  # noqa: E402
+from vision.types import Detection, TileRead  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--split", default="valid")
+    args = ap.parse_args()
+    samples = load_split(args.split)
+    roles: Counter[str] = Counter()
+    times = []
+    hands = hands_ok = 0
+    for sample in samples:
+        reads = [
+            TileRead(Detection(tuple(v * 640 for v in box), 1.0), probs_for(code))
+            for box, code in zip(sample.boxes, sample.codes, strict=True)
+        ]
+        start = time.perf_counter()
+        layout = read_layout(reads)
+        decode(reads, layout)
+        times.append(time.perf_counter() - start)
+        roles.update(g.role for g in layout.groups)
+        if sample.image_path.name.startswith("hand_"):
+            hands += 1
+            sizes = {g.role: len(g.tiles) for g in layout.groups}
+            flowers = sizes.get("flowers", 0)
+            if sizes.get("concealed", 0) + sizes.get("winning", 0) + flowers == len(reads) and (
+                sizes.get("winning") == 1
+            ):
+                hands_ok += 1
+    t = np.array(times) * 1000
+    print(f"{len(samples)} labelled photos of {args.split}: no crash")
+    print(f"groups found: {dict(roles)}")
+    print(f"hand_* rows read as one hand + winning tile: {hands_ok}/{hands}")
+    print(
+        f"layout+decode ms: p50 {np.percentile(t, 50):.1f}  p95 {np.percentile(t, 95):.1f}  "
+        f"max {t.max():.1f}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+"""End-to-end recognition (`vision.recognize`) on real labelled photos (cmd-v4 `hand_*`).
+
+Needs the trained models (models/detector.onnx, models/classifier.onnx).
+For each photo: seconds per photo, whether the tile count matches the
+labels, how many labelled tiles are read with the right code (box IoU >=
+0.5) before and after rule-aware decoding, and what the layout made of it.
+The `hand_*` photos are rows of 14 arbitrary tiles, not winning hands, so
+decoding should mostly leave them alone (hand null).
+
+    PYTHONPATH=. python bench/bench_pipeline.py [--split valid] [--all]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from datasets.cmdv4 import load_split  # noqa: E402
+from vision.pipeline import recognize  # noqa: E402
+
+
+def iou(a, b) -> float:
+    x1, y1 = max(a[0], b[0]), max(a[1], b[1])
+    x2, y2 = min(a[2], b[2]), min(a[3], b[3])
+    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--split", default="valid")
+    ap.add_argument("--all", action="store_true", help="every photo, not only hand_*")
+    args = ap.parse_args()
+    samples = [
+        s for s in load_split(args.split) if args.all or s.image_path.name.startswith("hand_")
+    ]
+    times, count_ok = [], 0
+    right_first = right_final = labelled = 0
+    hands: Counter[str] = Counter()
+    for sample in samples:
+        data = sample.image_path.read_bytes()
+        start = time.perf_counter()
+        out = recognize(data, sample.image_path.name)
+        times.append(time.perf_counter() - start)
+        w, h = out["size"]["width"], out["size"]["height"]
+        count_ok += len(out["tiles"]) == len(sample.codes)
+        hands["hand" if out["hand"] else "null"] += 1
+        for box, code in zip(sample.boxes, sample.codes, strict=True):
+            labelled += 1
+            gt = (box[0] * w, box[1] * h, box[2] * w, box[3] * h)
+            best = max(out["tiles"], key=lambda t: iou(t["box"], gt), default=None)
+            if best is None or iou(best["box"], gt) < 0.5:
+                continue
+            first = best["alternatives"][0]["tile"]
+            right_first += first == code
+            right_final += best["tile"] == code
+    t = np.array(times)
+    print(f"{len(samples)} photos ({args.split}{'' if args.all else ', hand_*'})")
+    print(f"tile count equals the labels: {count_ok}/{len(samples)}")
+    print(f"labelled tiles read right, first guess: {right_first}/{labelled}")
+    print(f"labelled tiles read right, after decoding: {right_final}/{labelled}")
+    print(f"results: {dict(hands)}")
+    print(f"seconds per photo: mean {t.mean():.3f}  max {t.max():.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+"""Photometric augmentation shared by the detector and classifier training.
+
+Real photos vary in light, white balance, focus and compression far more
+than cmd-v4 does, so every training image passes through random colour,
+blur, noise and JPEG changes. Geometry is handled by each trainer because
+boxes must follow it.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+def photometric(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:
+    """Random colour/contrast/blur/noise/JPEG changes of a BGR uint8 image."""
+    out = img.astype(np.float32)
+    # per-channel gain (white balance), brightness, contrast
+    gains = 1.0 + rng.uniform(-0.15, 0.15, size=3) * strength
+    out *= gains[None, None, :]
+    contrast = 1.0 + rng.uniform(-0.35, 0.35) * strength
+    mean = out.mean()
+    out = (out - mean) * contrast + mean + rng.uniform(-40, 40) * strength
+    if rng.random() < 0.3 * strength:  # desaturate
+        gray = out.mean(axis=2, keepdims=True)
+        a = rng.uniform(0.3, 1.0)
+        out = out * (1 - a) + gray * a
+    if rng.random() < 0.3:  # light gradient across the image
+        h, w = out.shape[:2]
+        gx = np.linspace(-1, 1, w, dtype=np.float32)[None, :, None]
+        gy = np.linspace(-1, 1, h, dtype=np.float32)[:, None, None]
+        out *= 1.0 + (gx * rng.uniform(-0.3, 0.3) + gy * rng.uniform(-0.3, 0.3)) * strength
+    out = np.clip(out, 0, 255).astype(np.uint8)
+    r = rng.random()
+    if r < 0.25:
+        k = int(rng.choice([3, 5]))
+        out = cv2.GaussianBlur(out, (k, k), 0)
+    elif r < 0.35:
+        h, w = out.shape[:2]
+        f = rng.uniform(0.35, 0.7)
+        small = cv2.resize(out, (max(1, int(w * f)), max(1, int(h * f))), interpolation=cv2.INTER_AREA)
+        out = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    if rng.random() < 0.3:
+        noise = rng.normal(0, rng.uniform(3, 12), size=out.shape).astype(np.float32)
+        out = np.clip(out.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 80))])
+        if ok:
+            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out

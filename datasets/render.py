@@ -1,0 +1,292 @@
+"""Render synthetic photographs of mahjong tiles on a table, with exact labels.
+
+Usage::
+
+    python -m datasets.render --count 3000 --styles train --seed 1 --out DIR \
+        [--size 1280] [--kind hand|grid|row|pile|mixed] [--workers 1] [--cache PATH]
+
+`--styles` takes style names of the art cache (`python -m datasets.art
+list`), `train`, `heldout` (see `datasets.styles`) or `builtin`.
+The same seed and arguments give the same files.
+
+Output, one stem per scene (``<seed>_<index>``):
+
+- ``DIR/images/<stem>.jpg``: the picture (longer side `--size`, random
+  aspect ratio and JPEG quality);
+- ``DIR/labels/<stem>.txt``: YOLO lines ``class cx cy w h`` (normalised to
+  the picture), class = index in ``scorer.tiles.CODES`` (0-41 faces, 42
+  ``back`` for a face-down tile); boxes cover the whole visible tile body;
+- ``DIR/meta/<stem>.json``: ``width``, ``height``, ``style``, ``kind``,
+  ``surface``, ``jpeg_quality``, ``camera`` (elevation, azimuth, roll
+  degrees, ``tile_px``), ``hand`` (notation of CONTRACTS.md with the winning
+  tile last, for ``kind == "hand"``, else null), ``flowers`` (codes),
+  ``melds`` (notation and indices into ``tiles``) and ``tiles``: per tile
+  ``code`` (as seen, ``back`` when face down), ``true_code``, ``class``,
+  ``box`` [x1, y1, x2, y2] pixels, ``corners`` (the top face's four
+  corners in pixels, in reading order of the face: top-left, top-right,
+  bottom-right, bottom-left), ``sideways``, ``face_down``, ``stacked``
+  (the fourth tile of a promoted kong lying on the sideways one),
+  ``angle`` (degrees, the face's rotation on the table) and ``group``
+  (``concealed``, ``winning``, ``meldN``, ``flower``, ``grid``, ``row``,
+  ``pile``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from datasets.art import DEFAULT_CACHE, ArtError
+from datasets.scene import effects, geometry
+from datasets.scene.faces import FaceSet, style_faces
+from datasets.scene.geometry import BEVEL, Camera, TileMesh
+from datasets.scene.hands import hand_layout, random_flowers, random_hand
+from datasets.scene.layouts import LAYOUTS
+from datasets.scene.table import draw_clutter, render_table
+from datasets.scene.types import TILE_T, Layout
+from datasets.styles import resolve_styles
+from scorer.tiles import INDEX
+
+KINDS = ("hand", "grid", "row", "pile", "mixed")
+MIXED_P = {"hand": 0.45, "grid": 0.25, "row": 0.15, "pile": 0.15}
+ASPECTS = [(4, 3), (3, 4), (1, 1), (16, 9), (9, 16)]
+BACK_COLOURS = [  # BGR
+    (60, 140, 40), (40, 100, 20), (160, 90, 20), (130, 50, 10), (40, 190, 220), (30, 40, 190),
+    (20, 110, 230), (120, 40, 110), (140, 140, 30), (40, 40, 40), (200, 200, 200),
+]
+
+
+@dataclass
+class Scene:
+    image: np.ndarray
+    meta: dict
+
+
+def make_layout(rng: np.random.Generator, kind: str, faces: dict[str, np.ndarray]) -> Layout:
+    available = set(faces)
+    if kind == "hand":
+        hand = random_hand(rng, available)
+        return hand_layout(rng, hand, random_flowers(rng, available))
+    return LAYOUTS[kind](rng, sorted(available))
+
+
+def _rotate_layout(layout: Layout, angle: float) -> None:
+    """Turn the whole arrangement on the table (tiles keep their relative angles)."""
+    a = np.radians(angle)
+    c, s = np.cos(a), np.sin(a)
+    for t in layout.tiles:
+        t.x, t.y = c * t.x - s * t.y, s * t.x + c * t.y
+        t.angle = (t.angle + angle) % 360
+
+
+def _frame_size(rng: np.random.Generator, size: int, layout: Layout) -> tuple[int, int]:
+    """Picture size; long arrangements are mostly photographed in landscape."""
+    aw, ah = ASPECTS[rng.integers(len(ASPECTS))]
+    x1, y1, x2, y2 = layout.bounds()
+    if (x2 - x1) > 2 * (y2 - y1) and rng.random() < 0.85:
+        aw, ah = max(aw, ah), min(aw, ah)
+    if aw >= ah:
+        return size, int(round(size * ah / aw / 2) * 2)
+    return int(round(size * aw / ah / 2) * 2), size
+
+
+def _body_points(layout: Layout) -> np.ndarray:
+    pts = [TileMesh.of(t).points(geometry.OUTLINE[::4], z) for t in layout.tiles for z in (0.0, TILE_T)]
+    return np.vstack(pts)
+
+
+def place_camera(rng: np.random.Generator, layout: Layout, width: int, height: int) -> tuple[Camera, dict]:
+    """A camera that sees every tile, at a random height, angle and distance."""
+    fov = np.radians(rng.uniform(45, 70))
+    f = min(width, height) / 2 / np.tan(fov / 2)
+    half_diag = np.degrees(np.arctan(np.hypot(width, height) / 2 / f))
+    low = min(half_diag + 8, 85)
+    elevation = rng.uniform(low, 90) if rng.random() < 0.7 else rng.uniform(max(low, 70), 90)
+    azimuth = rng.normal(0, 8) if rng.random() < 0.7 else rng.uniform(0, 360)
+    roll = rng.normal(0, 4)
+    x1, y1, x2, y2 = layout.bounds()
+    target = np.array([(x1 + x2) / 2, (y1 + y2) / 2, 0.0])
+    tile_px = float(np.exp(rng.uniform(np.log(20), np.log(300))))
+    pts = _body_points(layout)
+    radius = float(np.max(np.linalg.norm(pts - target, axis=1)))
+
+    def fits(d: float) -> bool:
+        cam = Camera.look_at(target, elevation, azimuth, roll, d, f, width, height)
+        rel = (pts - cam.pos) @ cam.rot[2]
+        if np.any(rel < 0.5):
+            return False
+        p = cam.project(pts)
+        span = p.max(axis=0) - p.min(axis=0)
+        return bool(span[0] <= 0.94 * width and span[1] <= 0.94 * height)
+
+    lo, hi = radius * 0.2 + 0.5, radius * f / (0.4 * min(width, height)) + 2 * radius + 2
+    for _ in range(14):  # closest distance at which everything is in the picture
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if fits(mid) else (mid, hi)
+    while not fits(hi):
+        hi *= 1.5
+    dist = max(f / tile_px, hi)
+    cam = Camera.look_at(target, elevation, azimuth, roll, dist, f, width, height)
+    # shift the picture (principal point) so the tiles are not always centred
+    p = cam.project(pts)
+    lo, hi = p.min(axis=0), p.max(axis=0)
+    low_shift, high_shift = 2 - lo, np.array([width, height]) - 2 - hi
+    centre = (low_shift + high_shift) / 2
+    shift = centre + (rng.uniform(0, 1, 2) - 0.5) * np.maximum(high_shift - low_shift, 0) * 0.8
+    cam.cx += float(shift[0])
+    cam.cy += float(shift[1])
+    if any(cam.table_point(u, v) is None for u in (0, width) for v in (0, height)):
+        cam.cx, cam.cy = width / 2, height / 2
+    info = {"elevation": round(float(elevation), 2), "azimuth": round(float(azimuth), 2),
+            "roll": round(float(roll), 2), "tile_px": round(float(cam.f / dist), 1)}
+    return cam, info
+
+
+def _layers(face_down: bool, body: np.ndarray, back: np.ndarray, split: float):
+    if face_down:
+        return [(0.0, TILE_T - split, body), (TILE_T - split, TILE_T - BEVEL, back)], back
+    return [(0.0, split, back), (split, TILE_T - BEVEL, body)], body
+
+
+def render_scene(
+    rng: np.random.Generator, style: str, size: int = 1280, kind: str = "mixed",
+    cache: Path = DEFAULT_CACHE, effects_on: bool = True,
+) -> Scene:
+    """One picture and its labels. `effects_on=False` leaves out light and camera effects."""
+    faces = style_faces(style, cache)
+    if kind == "mixed":
+        kind = str(rng.choice(list(MIXED_P), p=list(MIXED_P.values())))
+    layout = make_layout(rng, kind, faces)
+    width, height = _frame_size(rng, size, layout)
+    _rotate_layout(layout, float(rng.normal(0, 5) if rng.random() < 0.75 else rng.uniform(0, 360)))
+    cam, cam_info = place_camera(rng, layout, width, height)
+    faceset = FaceSet(faces, rng, cam_info["tile_px"] * 1.5)
+    back = np.array(BACK_COLOURS[rng.integers(len(BACK_COLOURS))], np.float32) * rng.uniform(0.8, 1.15)
+    back = np.clip(back, 0, 255)
+    split = TILE_T * float(rng.uniform(0.3, 0.55))
+    light = effects.light_direction(rng)
+    ambient = float(rng.uniform(0.45, 0.75))
+
+    img, surface = render_table(rng, cam)
+    x1, y1, x2, y2 = layout.bounds()
+    if effects_on:
+        draw_clutter(img, rng, cam, (x1 - 1, y1 - 1, x2 + 1, y2 + 1))
+    meshes = [TileMesh.of(t) for t in layout.tiles]
+    effects.apply_shadows(img, [geometry.footprint(cam, m, light) for m in meshes], rng)
+    top_mask = np.zeros(img.shape[:2], np.uint8)
+    order = sorted(range(len(meshes)),
+                   key=lambda i: -np.linalg.norm(meshes[i].centre() - cam.pos) + layout.tiles[i].level * 2)
+    top_gain = geometry.shade(np.array([0.0, 0, 1]), light, ambient)
+    for i in order:
+        t, mesh = layout.tiles[i], meshes[i]
+        layers, top_colour = _layers(t.face_down, faceset.body, back, split)
+        geometry.draw_side_walls(img, top_mask, cam, mesh, layers, light, ambient)
+        geometry.draw_bevel(img, cam, mesh, TILE_T, top_colour, light, ambient)
+        if t.face_down:
+            geometry.fill_top(img, top_mask, cam, mesh, TILE_T, back * top_gain)
+        else:
+            geometry.warp_face(img, top_mask, cam, mesh, TILE_T, faceset.mips(t.true_code), top_gain)
+    if effects_on:
+        img = effects.photo_effects(img, top_mask, rng)
+    meta = _labels(layout, meshes, cam, width, height)
+    meta.update(style=style, kind=kind, surface=surface, camera=cam_info,
+                jpeg_quality=int(rng.integers(35, 96)))
+    return Scene(img, meta)
+
+
+def _labels(layout: Layout, meshes: list[TileMesh], cam: Camera, width: int, height: int) -> dict:
+    tiles = []
+    for t, mesh in zip(layout.tiles, meshes, strict=True):
+        box, corners = geometry.label_geometry(cam, mesh)
+        box = [max(0.0, box[0]), max(0.0, box[1]), min(float(width), box[2]), min(float(height), box[3])]
+        tiles.append({
+            "code": t.code, "true_code": t.true_code, "class": INDEX[t.code],
+            "box": [round(v, 2) for v in box], "corners": [[round(x, 2), round(y, 2)] for x, y in corners],
+            "sideways": t.sideways, "face_down": t.face_down, "stacked": t.level > 0,
+            "angle": round(t.angle % 360, 2), "group": t.group,
+        })
+    return {"width": width, "height": height, "hand": layout.hand, "flowers": layout.flowers,
+            "melds": layout.melds, "tiles": tiles}
+
+
+def yolo_lines(meta: dict) -> list[str]:
+    """The YOLO label lines of a scene's tiles."""
+    w, h = meta["width"], meta["height"]
+    lines = []
+    for t in meta["tiles"]:
+        x1, y1, x2, y2 = t["box"]
+        if x2 - x1 < 1 or y2 - y1 < 1:
+            continue
+        lines.append(f"{t['class']} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} "
+                     f"{(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
+    return lines
+
+
+def scene_rng(seed: int, index: int) -> np.random.Generator:
+    return np.random.default_rng([seed, index])
+
+
+def render_one(args: tuple) -> str:
+    """Render and write scene `index` (a worker's unit of work); returns its stem."""
+    index, seed, styles, size, kind, out, cache = args
+    rng = scene_rng(seed, index)
+    style = styles[int(rng.integers(len(styles)))]
+    scene = render_scene(rng, style, size, kind, Path(cache))
+    stem = f"{seed}_{index:06d}"
+    out = Path(out)
+    cv2.imwrite(str(out / "images" / f"{stem}.jpg"), scene.image,
+                [cv2.IMWRITE_JPEG_QUALITY, scene.meta["jpeg_quality"]])
+    (out / "labels" / f"{stem}.txt").write_text("\n".join(yolo_lines(scene.meta)) + "\n")
+    (out / "meta" / f"{stem}.json").write_text(json.dumps(scene.meta))
+    return stem
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m datasets.render", description=__doc__.split("\n")[0])
+    ap.add_argument("--count", type=int, required=True)
+    ap.add_argument("--styles", default="train", help="comma list of styles, or train / heldout / builtin")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--size", type=int, default=1280, help="longer side in pixels")
+    ap.add_argument("--kind", choices=KINDS, default="mixed")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--start", type=int, default=0, help="first scene index (to extend a set)")
+    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="art cache folder")
+    args = ap.parse_args(argv)
+    if args.count < 1 or args.size < 64 or args.workers < 1:
+        print("error: --count and --workers must be >= 1, --size >= 64", file=sys.stderr)
+        return 2
+    try:
+        styles = resolve_styles(args.styles, args.cache)
+        for s in styles:
+            style_faces(s, args.cache)
+    except (ArtError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for sub in ("images", "labels", "meta"):
+        (args.out / sub).mkdir(parents=True, exist_ok=True)
+    jobs = [(i, args.seed, styles, args.size, args.kind, str(args.out), str(args.cache))
+            for i in range(args.start, args.start + args.count)]
+    from tqdm import tqdm
+
+    if args.workers == 1:
+        for job in tqdm(jobs, desc="render", unit="scene"):
+            render_one(job)
+    else:
+        from multiprocessing import Pool
+
+        with Pool(args.workers) as pool:
+            for _ in tqdm(pool.imap_unordered(render_one, jobs, chunksize=4), total=len(jobs),
+                          desc="render", unit="scene"):
+                pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Building blocks of the table-scene renderer (`datasets.render`)."""

@@ -1,0 +1,129 @@
+"""Face textures of a tile set: loading, a built-in set, per-scene recolouring.
+
+Real tile sets differ in face colour (white to yellowed ivory) and ink
+(engraved and painted red, green, blue, black), so every scene recolours
+the cached artwork a little and adds an engraving relief; the built-in
+style (codes written with `cv2.putText`) lets the geometry be tested
+without any installed artwork.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from datasets.art import DEFAULT_CACHE, FACE_H, FACE_W, load_faces, load_index
+from scorer.tiles import BACK, CODES
+
+BUILTIN = "builtin"
+RIM = 0.08  # blank rim around the artwork, as a fraction of the face
+
+
+def _builtin_face(code: str) -> np.ndarray:
+    face = np.empty((FACE_H, FACE_W, 3), np.uint8)
+    face[:] = (222, 238, 244)
+    colour = {"m": (30, 30, 170), "p": (150, 60, 20), "s": (40, 120, 30), "f": (20, 110, 170)}
+    ink = colour.get(code[-1], (25, 25, 25))
+    cv2.putText(face, code, (18, 150), cv2.FONT_HERSHEY_DUPLEX, 2.6, ink, 7, cv2.LINE_AA)
+    cv2.rectangle(face, (10, 10), (FACE_W - 11, FACE_H - 11), ink, 3)
+    return face
+
+
+@lru_cache(maxsize=1)
+def builtin_faces() -> dict[str, np.ndarray]:
+    """Every face code drawn as its own text: a style for tests and smoke runs."""
+    return {c: _builtin_face(c) for c in CODES if c != BACK}
+
+
+def style_faces(style: str, cache: Path = DEFAULT_CACHE) -> dict[str, np.ndarray]:
+    """Faces of a style (code -> BGR image), from the art cache or built in."""
+    if style == BUILTIN:
+        return builtin_faces()
+    return _cached_style(style, str(cache))
+
+
+@lru_cache(maxsize=32)
+def _cached_style(style: str, cache: str) -> dict[str, np.ndarray]:
+    return load_faces(style, Path(cache))
+
+
+def available_styles(cache: Path = DEFAULT_CACHE) -> list[str]:
+    """Styles in the art cache (empty when it is not installed)."""
+    try:
+        return sorted(load_index(cache)["styles"])
+    except (OSError, RuntimeError, ValueError):
+        return []
+
+
+def face_background(face: np.ndarray) -> np.ndarray:
+    """The face colour: the median of its outer border, where there is no ink."""
+    border = np.concatenate([face[:6].reshape(-1, 3), face[-6:].reshape(-1, 3),
+                             face[:, :6].reshape(-1, 3), face[:, -6:].reshape(-1, 3)])
+    return np.median(border, axis=0).astype(np.float32)
+
+
+_PREPARED: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+
+def _prepare(face: np.ndarray, down: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A face halved `down` times with its rim, ink coverage (0-1) and background; cached."""
+    key = (id(face), down)
+    if key not in _PREPARED:
+        if len(_PREPARED) > 4096:
+            _PREPARED.clear()
+        small = face
+        for _ in range(down):
+            small = cv2.pyrDown(small)
+        bg = face_background(face)
+        fh, fw = small.shape[:2]
+        ry, rx = int(fh * RIM), int(fw * RIM)
+        plate = cv2.copyMakeBorder(small, ry, ry, rx, rx, cv2.BORDER_CONSTANT, value=bg.tolist())
+        ink = np.clip(np.abs(plate.astype(np.float32) - bg).sum(axis=2) / 90.0, 0, 1)
+        _PREPARED[key] = (plate, ink, bg)
+    return _PREPARED[key]
+
+
+class FaceSet:
+    """The recoloured, relief-shaded faces of one scene, with mip levels.
+
+    Built lazily per code (a scene uses 14 to 40 of the 42 faces) and only
+    as large as the scene's biggest tile needs.
+    """
+
+    def __init__(self, faces: dict[str, np.ndarray], rng: np.random.Generator, max_px: float = 300) -> None:
+        self.faces = faces
+        self.tint = rng.uniform(-18, 10, 3).astype(np.float32)  # face colour shift
+        self.tint[0] -= rng.uniform(0, 25)  # more often yellowed than blue
+        self.ink_gain = rng.uniform(0.75, 1.15, 3).astype(np.float32)
+        self.relief = float(rng.uniform(0.0, 0.6))
+        self.light = rng.normal(0, 1, 2)
+        self.down = 0
+        while FACE_W / 2 ** (self.down + 1) >= 1.2 * max_px and self.down < 3:
+            self.down += 1
+        self._done: dict[str, list[np.ndarray]] = {}
+        self.body = np.clip(face_background(next(iter(faces.values()))) + self.tint, 0, 255)
+
+    def mips(self, code: str) -> list[np.ndarray]:
+        """The face of `code` with its rim, then halved sizes."""
+        if code not in self._done:
+            self._done[code] = self._build(code)
+        return self._done[code]
+
+    def _build(self, code: str) -> list[np.ndarray]:
+        plate, ink, bg = _prepare(self.faces[code], self.down)
+        paper = np.empty_like(plate)
+        paper[:] = np.clip(bg + self.tint, 0, 255).astype(np.uint8)
+        inked = cv2.multiply(plate, tuple(float(g) for g in self.ink_gain) + (1.0,))
+        out = cv2.blendLinear(inked, paper, ink, 1.0 - ink)
+        if self.relief > 0:  # engraving: ink edges catch the light on one side
+            step = max(1, 2 >> self.down)
+            dx, dy = int(np.sign(self.light[0]) or 1) * step, int(np.sign(self.light[1]) or 1) * step
+            edge = (np.roll(ink, (dy, dx), axis=(0, 1)) - ink) * (40 * self.relief)
+            out = cv2.add(out, cv2.merge([edge, edge, edge]), dtype=cv2.CV_8U)
+        levels = [out]
+        while levels[-1].shape[1] > 24:
+            levels.append(cv2.pyrDown(levels[-1]))
+        return levels

@@ -1,0 +1,48 @@
+"""Which tile art styles train a model and which are kept to test it.
+
+A model is only trustworthy on tile sets it has never seen if it is
+measured on such sets, so two styles never enter a training mix:
+
+- ``kde_traditional``: ivory faces with index numerals, all 42 faces;
+- ``mahjax``: Japanese line art (34 faces, no flowers).
+
+Every other style of the art cache trains (see `datasets.art`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from datasets.art import DEFAULT_CACHE, ArtError
+from datasets.scene.faces import BUILTIN, available_styles
+
+TRAIN_STYLES: tuple[str, ...] = (
+    "kde_default", "kde_classic", "kde_jade", "gnome_smooth", "gnome_postmodern",
+    "xmj_real", "xmj_dorothy", "unicode_symbola", "unicode_noto", "learner",
+)  # fmt: skip
+HELDOUT_STYLES: tuple[str, ...] = ("kde_traditional", "mahjax")
+
+
+def resolve_styles(spec: str, cache: Path = DEFAULT_CACHE) -> list[str]:
+    """Style names from a comma list where `train` / `heldout` stand for the sets.
+
+    Raises ArtError naming what is missing when a style is not installed.
+    """
+    names: list[str] = []
+    for part in (p.strip() for p in spec.split(",")):
+        if part == "train":
+            names += TRAIN_STYLES
+        elif part == "heldout":
+            names += HELDOUT_STYLES
+        elif part:
+            names.append(part)
+    if not names:
+        raise ValueError("no style given")
+    have = set(available_styles(cache)) | {BUILTIN}
+    missing = [n for n in names if n not in have]
+    if missing:
+        raise ArtError(
+            f"style(s) {', '.join(missing)} not in the art cache {cache}; "
+            "run `python -m datasets.art install` (have: " + ", ".join(sorted(have)) + ")"
+        )
+    return list(dict.fromkeys(names))

@@ -1,0 +1,45 @@
+"""Full reproducible training of the recognizer models: `python -m datasets.train`.
+
+Trains the tile detector, then the crop classifier, from scratch on cmd-v4
+(fixed seeds) and exports both ONNX files into `models/`. About 2 hours on
+2 CPU cores; `--device cuda` uses a GPU. Checkpoints go to `--runs`
+(outside the repository).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from datasets import train_classifier, train_detector
+
+MODELS = Path(__file__).resolve().parents[1] / "models"
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--data", default=None, help="cmd-v4 root (default ../shared/datasets/cmd-v4)")
+    p.add_argument("--render", default=None, help="rendered scenes (images/, labels/) for the classifier")
+    p.add_argument("--device", default="cpu")
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--runs", default="/work/data/runs", help="checkpoint folder")
+    p.add_argument("--det-epochs", type=int, default=28)
+    p.add_argument("--cls-epochs", type=int, default=12)
+    p.add_argument("--only", choices=("detector", "classifier"), default=None)
+    a = p.parse_args(argv)
+    if a.only in (None, "detector"):
+        det = train_detector.parser().parse_args([
+            "--epochs", str(a.det_epochs), "--device", a.device, "--threads", str(a.threads),
+            "--out", str(Path(a.runs) / "detector"), "--export", str(MODELS / "detector.onnx"),
+        ] + (["--data", a.data] if a.data else []))  # fmt: skip
+        train_detector.train(det)
+    if a.only in (None, "classifier"):
+        cls = train_classifier.parser().parse_args([
+            "--epochs", str(a.cls_epochs), "--device", a.device, "--threads", str(a.threads),
+            "--out", str(Path(a.runs) / "classifier"), "--export", str(MODELS / "classifier.onnx"),
+        ] + (["--data", a.data] if a.data else []) + (["--render", a.render] if a.render else []))  # fmt: skip
+        train_classifier.train(cls)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,326 @@
+"""Train the 43-class tile crop classifier from scratch and export ONNX.
+
+Each labelled box is cut (with a 25 % margin) from its photo once; training
+then samples jittered, rotated, recoloured views of these crops, exactly as
+`vision.classify` cuts them at run time (box stretched to 64x64, turned
+upright when wider than tall). Face-down tiles (`back`) are absent from
+cmd-v4, so plain coloured tile backs are synthesised here, and rendered
+scenes are added when `--render DIR` points to YOLO-labelled renders.
+Run: `python -m datasets.train_classifier --epochs 12` (see `datasets.train`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from tqdm import tqdm
+
+from datasets.augment import photometric
+from datasets.cmdv4 import load_split
+from datasets.train_detector import set_lr
+from scorer.tiles import BACK_INDEX, CODES, INDEX
+from vision.classify import INPUT, MEAN, STD
+
+NUM_CLASSES = len(CODES)
+STORE = 96  # stored crop side; the box covers the central STORE / MARGIN_FACTOR px
+MARGIN_FACTOR = 1.5
+
+
+def conv_bn(cin: int, cout: int, s: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, s, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
+class CropNet(nn.Module):
+    """Small VGG-style CNN: 64x64 RGB crop -> 43 logits."""
+
+    def __init__(self, w: tuple[int, ...] = (32, 48, 96, 160)):
+        super().__init__()
+        self.features = nn.Sequential(
+            conv_bn(3, w[0], 2),
+            conv_bn(w[0], w[1]), conv_bn(w[1], w[1]), nn.MaxPool2d(2),
+            conv_bn(w[1], w[2]), conv_bn(w[2], w[2]), nn.MaxPool2d(2),
+            conv_bn(w[2], w[3]), conv_bn(w[3], w[3]),
+        )  # fmt: skip
+        self.drop = nn.Dropout(0.2)
+        self.fc = nn.Linear(w[3], NUM_CLASSES)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = self.features(x)
+        x = F.adaptive_avg_pool2d(x, 1).flatten(1)
+        return self.fc(self.drop(x))
+
+
+def store_crop(img: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    """The box with a margin, stretched to STORE x STORE (border replicated)."""
+    x1, y1, x2, y2 = box
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    hw, hh = (x2 - x1) * MARGIN_FACTOR / 2, (y2 - y1) * MARGIN_FACTOR / 2
+    src = np.float32([[cx - hw, cy - hh], [cx + hw, cy - hh], [cx - hw, cy + hh]])
+    dst = np.float32([[0, 0], [STORE, 0], [0, STORE]])
+    m = cv2.getAffineTransform(src, dst)
+    big = max(hw, hh) * 2 / STORE
+    if big > 1.5:  # shrink first so the warp does not alias
+        f = 1 / big
+        small = cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        m = cv2.getAffineTransform(src * f, dst)
+        img = small
+    return cv2.warpAffine(img, m, (STORE, STORE), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def collect(split: str, root: str | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """All crops of a split: (N,STORE,STORE,3) uint8, labels (N,), box sizes (N,2) in pixels."""
+    crops, labels, sizes = [], [], []
+    for s in tqdm(load_split(split, root), desc=f"crops {split}", mininterval=5):
+        img = cv2.imread(str(s.image_path), cv2.IMREAD_COLOR)
+        h, w = img.shape[:2]
+        for b, c in zip(s.boxes, s.codes, strict=True):
+            box = (b[0] * w, b[1] * h, b[2] * w, b[3] * h)
+            bw, bh = box[2] - box[0], box[3] - box[1]
+            if bw < 6 or bh < 6 or bw > 0.8 * w and bh > 0.8 * h:
+                continue
+            crops.append(store_crop(img, box))
+            labels.append(INDEX[c])
+            sizes.append((bw, bh))
+    return np.stack(crops), np.array(labels, np.int64), np.array(sizes, np.float32)
+
+
+def synth_backs(n: int, rng: np.random.Generator, backgrounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Plain coloured tile backs (rounded body, optional face-coloured edge) on real backgrounds."""
+    palette = [(40, 120, 40), (30, 90, 200), (60, 170, 220), (40, 40, 180), (150, 80, 30),
+               (120, 60, 120), (20, 140, 90), (200, 200, 200), (80, 80, 80), (10, 100, 230)]  # fmt: skip
+    crops, sizes = [], []
+    for _ in range(n):
+        bg = backgrounds[int(rng.integers(len(backgrounds)))].copy()
+        bg = cv2.GaussianBlur(bg, (0, 0), rng.uniform(2, 6))
+        img = bg
+        col = np.array(palette[int(rng.integers(len(palette)))], np.float32)
+        col = np.clip(col * rng.uniform(0.6, 1.3) + rng.normal(0, 20, 3), 0, 255)
+        m = STORE / MARGIN_FACTOR
+        x1, y1 = (STORE - m) / 2, (STORE - m) / 2
+        x2, y2 = x1 + m, y1 + m
+        body = np.zeros((STORE, STORE), np.uint8)
+        r = int(rng.uniform(3, 12))
+        cv2.rectangle(body, (int(x1) + r, int(y1)), (int(x2) - r, int(y2)), 255, -1)
+        cv2.rectangle(body, (int(x1), int(y1) + r), (int(x2), int(y2) - r), 255, -1)
+        for cx, cy in ((x1 + r, y1 + r), (x2 - r, y1 + r), (x1 + r, y2 - r), (x2 - r, y2 - r)):
+            cv2.circle(body, (int(cx), int(cy)), r, 255, -1)
+        layer = np.empty_like(img, dtype=np.float32)
+        layer[:] = col
+        if rng.random() < 0.5:  # the ivory side of the tile along one edge
+            t = int(rng.uniform(4, 14))
+            side = int(rng.integers(4))
+            ivory = np.array([200, 225, 235], np.float32) * rng.uniform(0.7, 1.1)
+            if side == 0:
+                layer[int(y2) - t :, :] = ivory
+            elif side == 1:
+                layer[: int(y1) + t, :] = ivory
+            elif side == 2:
+                layer[:, int(x2) - t :] = ivory
+            else:
+                layer[:, : int(x1) + t] = ivory
+        shade = np.linspace(rng.uniform(0.75, 1.0), rng.uniform(1.0, 1.25), STORE, dtype=np.float32)
+        layer *= shade[:, None, None] if rng.random() < 0.5 else shade[None, :, None]
+        layer += rng.normal(0, rng.uniform(2, 10), layer.shape).astype(np.float32)
+        if rng.random() < 0.3:  # a back pattern or logo blob
+            cv2.circle(layer, (STORE // 2, STORE // 2), int(rng.uniform(5, 20)), tuple(float(v) for v in col * 0.7), int(rng.choice([-1, 2])))
+        a = (cv2.GaussianBlur(body, (3, 3), 0).astype(np.float32) / 255)[:, :, None]
+        out = img.astype(np.float32) * (1 - a) + layer * a
+        crops.append(np.clip(out, 0, 255).astype(np.uint8))
+        aspect = rng.uniform(0.65, 1.45)
+        sizes.append((60 * aspect, 60.0))
+    return np.stack(crops), np.array(sizes, np.float32)
+
+
+def view(crop: np.ndarray, size: tuple[float, float], rng: np.random.Generator | None) -> np.ndarray:
+    """A training view of a stored crop as run time cuts it; rng=None gives the plain view."""
+    w, h = float(size[0]), float(size[1])
+    c = np.array([STORE / 2, STORE / 2], np.float32)
+    box_px = STORE / MARGIN_FACTOR
+    if rng is None:
+        jx = jy = 1.0
+        k = 0
+        delta = 0.0
+    else:
+        c += rng.uniform(-0.08, 0.08, 2).astype(np.float32) * box_px
+        jx, jy = math.exp(rng.uniform(-0.12, 0.12)), math.exp(rng.uniform(-0.12, 0.12))
+        k = int(rng.integers(4))
+        delta = rng.uniform(-10, 10) if rng.random() < 0.5 else 0.0
+    bw, bh = w * jx, h * jy  # jittered box in real pixels
+    if k % 2:
+        bw, bh = bh, bw
+    if bw > bh:  # run time turns wide boxes upright
+        k += 1
+        bw, bh = bh, bw
+    theta = math.radians(90 * k + delta)
+    cos, sin = math.cos(theta), math.sin(theta)
+    to_real = np.diag([w / box_px, h / box_px]).astype(np.float64)
+    rot = np.array([[cos, sin], [-sin, cos]])
+    to_out = np.diag([INPUT / bw, INPUT / bh])
+    a = to_out @ rot @ to_real
+    t = np.array([INPUT / 2, INPUT / 2]) - a @ c
+    m = np.hstack([a, t[:, None]])
+    return cv2.warpAffine(crop, m, (INPUT, INPUT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def to_input(views: np.ndarray) -> np.ndarray:
+    return ((views[..., ::-1].astype(np.float32) - MEAN) / STD).transpose(0, 3, 1, 2).copy()
+
+
+def evaluate(model: nn.Module, crops: np.ndarray, labels: np.ndarray, sizes: np.ndarray) -> dict[str, float]:
+    """Top-1 accuracy on plain views (with the run-time 180-degree test-time average)."""
+    model.eval()
+    preds = []
+    with torch.no_grad():
+        for i in range(0, len(crops), 256):
+            v = np.stack([view(c, s, None) for c, s in zip(crops[i : i + 256], sizes[i : i + 256], strict=True)])
+            x = torch.from_numpy(to_input(v))
+            p = F.softmax(model(x), 1) + F.softmax(model(torch.flip(x, dims=(2, 3))), 1)
+            preds.append(p.argmax(1).numpy())
+    model.train()
+    pred = np.concatenate(preds)
+    flowers = (labels >= 34) & (labels < 42)
+    return {"acc": float((pred == labels).mean()), "flower_acc": float((pred[flowers] == labels[flowers]).mean()) if flowers.any() else 0.0}
+
+
+def export_onnx(model: nn.Module, path: Path) -> None:
+    model.eval()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(
+        model, torch.zeros(1, 3, INPUT, INPUT), str(path), input_names=["crops"], output_names=["logits"],
+        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False,
+    )  # fmt: skip
+
+
+def load_render(root: Path, rng: np.random.Generator, limit: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Crops from rendered scenes (YOLO labels whose class is the index into CODES)."""
+    crops, labels, sizes = [], [], []
+    imgs = sorted((root / "images").glob("*.*"))
+    rng.shuffle(imgs)
+    for p in tqdm(imgs[:limit], desc="crops render", mininterval=5):
+        lbl = root / "labels" / (p.stem + ".txt")
+        if not lbl.is_file():
+            continue
+        img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+        if img is None:
+            continue
+        h, w = img.shape[:2]
+        for line in lbl.read_text().splitlines():
+            parts = line.split()
+            if len(parts) != 5:
+                continue
+            c = int(parts[0])
+            cx, cy, bw, bh = (float(v) for v in parts[1:])
+            box = ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
+            if bw * w < 8 or bh * h < 8 or not 0 <= c < NUM_CLASSES:
+                continue
+            crops.append(store_crop(img, box))
+            labels.append(c)
+            sizes.append((bw * w, bh * h))
+    if not crops:
+        return np.zeros((0, STORE, STORE, 3), np.uint8), np.zeros(0, np.int64), np.zeros((0, 2), np.float32)
+    return np.stack(crops), np.array(labels, np.int64), np.array(sizes, np.float32)
+
+
+def train(args: argparse.Namespace) -> None:
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    torch.set_num_threads(args.threads)
+    out_dir = Path(args.out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    cache = out_dir / "crops.npz"
+    if cache.is_file():
+        z = np.load(cache)
+        crops, labels, sizes, vcrops, vlabels, vsizes = (z[k] for k in ("c", "l", "s", "vc", "vl", "vs"))
+    else:
+        crops, labels, sizes = collect("train", args.data)
+        vcrops, vlabels, vsizes = collect("valid", args.data)
+        np.savez(cache, c=crops, l=labels, s=sizes, vc=vcrops, vl=vlabels, vs=vsizes)
+    start = time.time()
+    backgrounds = crops[rng.choice(len(crops), 400)]
+    bcrops, bsizes = synth_backs(args.backs, rng, backgrounds)
+    crops = np.concatenate([crops, bcrops])
+    labels = np.concatenate([labels, np.full(len(bcrops), BACK_INDEX, np.int64)])
+    sizes = np.concatenate([sizes, bsizes])
+    if args.render and Path(args.render).is_dir():
+        rc, rl, rs = load_render(Path(args.render), rng, args.render_images)
+        print(f"render crops: {len(rc)}", flush=True)
+        crops, labels, sizes = np.concatenate([crops, rc]), np.concatenate([labels, rl]), np.concatenate([sizes, rs])
+    counts = np.bincount(labels, minlength=NUM_CLASSES).astype(np.float64)
+    weights = 1.0 / np.sqrt(counts[labels])
+    weights /= weights.sum()
+    print(f"train crops {len(crops)} valid crops {len(vcrops)}; per class min {counts.min():.0f} max {counts.max():.0f}", flush=True)
+    device = torch.device(args.device)
+    model = CropNet()
+    if args.init:  # fine-tune from an earlier run (e.g. when rendered data arrives)
+        model.load_state_dict(torch.load(args.init))
+    model = model.to(device)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
+    steps = args.samples // args.batch
+    budget = args.max_minutes * 60
+    best = -1.0
+    for epoch in range(args.epochs):
+        bar = tqdm(range(steps), desc=f"cls epoch {epoch + 1}/{args.epochs}", mininterval=20)
+        loss_avg = 0.0
+        for step in bar:
+            idx = rng.choice(len(crops), args.batch, p=weights)
+            v = np.stack([photometric(view(crops[i], sizes[i], rng), rng) for i in idx])
+            x = torch.from_numpy(to_input(v)).to(device)
+            y = torch.from_numpy(labels[idx]).to(device)
+            loss = F.cross_entropy(model(x), y, label_smoothing=0.1)
+            opt.zero_grad()
+            loss.backward()
+            progress = (epoch * steps + step) / (steps * args.epochs)
+            if budget:  # finish the schedule within the time budget on a slow machine
+                progress = max(progress, (time.time() - start) / budget)
+            set_lr(opt, args.lr, progress)
+            opt.step()
+            loss_avg = 0.98 * loss_avg + 0.02 * loss.item() if step else loss.item()
+            if step % 50 == 0:
+                bar.set_postfix(loss=f"{loss_avg:.3f}", refresh=False)
+        model.cpu()
+        m = evaluate(model, vcrops, vlabels, vsizes)
+        model.to(device)
+        print(f"epoch {epoch + 1} {time.time() - start:.0f}s loss {loss_avg:.3f} valid acc {m['acc']:.4f} flowers {m['flower_acc']:.4f}", flush=True)
+        torch.save(model.state_dict(), out_dir / "classifier_last.pt")
+        if m["acc"] > best:
+            best = m["acc"]
+            torch.save(model.state_dict(), out_dir / "classifier_best.pt")
+        if budget and time.time() - start > budget:
+            print("time budget reached", flush=True)
+            break
+    model.load_state_dict(torch.load(out_dir / "classifier_best.pt"))
+    model.cpu()
+    export_onnx(model, Path(args.export))
+    print(f"exported {args.export} (best valid acc {best:.4f})", flush=True)
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--data", default=None, help="cmd-v4 root (default ../shared/datasets/cmd-v4)")
+    p.add_argument("--render", default=None, help="rendered scenes dir with images/ and labels/")
+    p.add_argument("--render-images", type=int, default=1500)
+    p.add_argument("--epochs", type=int, default=12)
+    p.add_argument("--samples", type=int, default=12000, help="training views per epoch")
+    p.add_argument("--batch", type=int, default=64)
+    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--backs", type=int, default=1500)
+    p.add_argument("--init", default=None, help="start from this state_dict (.pt)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--device", default="cpu")
+    p.add_argument("--max-minutes", type=float, default=0)
+    p.add_argument("--out", default="/work/data/runs/classifier")
+    p.add_argument("--export", default=str(Path(__file__).resolve().parents[1] / "models" / "classifier.onnx"))
+    return p
+
+
+if __name__ == "__main__":
+    train(parser().parse_args())

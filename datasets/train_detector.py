@@ -1,0 +1,350 @@
+"""Train the single-class tile detector (CenterNet-style) from scratch and export ONNX.
+
+Why CenterNet: one heatmap of tile centres plus a size/offset regression at
+stride 4 needs no anchors and no rotation handling (a tile at any angle is
+just a peak with a box), and a small fully-convolutional net trains on CPU.
+Run: `python -m datasets.train_detector --epochs 30` (see `datasets.train`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from tqdm import tqdm
+
+from datasets.augment import photometric
+from datasets.cmdv4 import Sample, load_split
+from vision.detect import INFER_SIZE, MEAN, STD, STRIDE
+
+CROP = 256
+
+
+def conv_bn(cin: int, cout: int, k: int = 3, s: int = 1) -> nn.Sequential:
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, k, s, k // 2, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)
+    )
+
+
+class Res(nn.Module):
+    """Two-conv residual block."""
+
+    def __init__(self, c: int):
+        super().__init__()
+        self.a = conv_bn(c, c)
+        self.b = nn.Sequential(nn.Conv2d(c, c, 3, 1, 1, bias=False), nn.BatchNorm2d(c))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return F.relu(x + self.b(self.a(x)))
+
+
+class TileNet(nn.Module):
+    """Backbone to stride 32, FPN-style top-down path back to stride 4, CenterNet head.
+
+    Input: normalised RGB (N,3,H,W), H and W multiples of 32.
+    Output: (N,5,H/4,W/4): heat logit, log w, log h (in stride cells), dx, dy.
+    """
+
+    def __init__(self, w: tuple[int, ...] = (16, 32, 64, 96, 128), head: int = 32):
+        super().__init__()
+        self.stem = nn.Sequential(conv_bn(3, w[0], s=2), conv_bn(w[0], w[1], s=2))
+        self.s8 = nn.Sequential(conv_bn(w[1], w[2], s=2), Res(w[2]))
+        self.s16 = nn.Sequential(conv_bn(w[2], w[3], s=2), Res(w[3]), Res(w[3]))
+        self.s32 = nn.Sequential(conv_bn(w[3], w[4], s=2), Res(w[4]), Res(w[4]))
+        self.lat32 = nn.Conv2d(w[4], head, 1)
+        self.lat16 = nn.Conv2d(w[3], head, 1)
+        self.lat8 = nn.Conv2d(w[2], head, 1)
+        self.lat4 = nn.Conv2d(w[1], head, 1)
+        self.sm16 = conv_bn(head, head)
+        self.sm8 = conv_bn(head, head)
+        self.sm4 = conv_bn(head, head)
+        self.out = nn.Conv2d(head, 5, 1)
+        nn.init.constant_(self.out.bias, 0.0)
+        with torch.no_grad():
+            self.out.bias[0] = -4.6  # start with a low centre probability (focal-loss practice)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        c4 = self.stem(x)
+        c8 = self.s8(c4)
+        c16 = self.s16(c8)
+        c32 = self.s32(c16)
+        p = self.lat32(c32)
+        p = self.sm16(self.lat16(c16) + F.interpolate(p, scale_factor=2.0, mode="nearest"))
+        p = self.sm8(self.lat8(c8) + F.interpolate(p, scale_factor=2.0, mode="nearest"))
+        p = self.sm4(self.lat4(c4) + F.interpolate(p, scale_factor=2.0, mode="nearest"))
+        return self.out(p)
+
+
+def load_images(samples: list[Sample]) -> list[np.ndarray]:
+    return [cv2.imread(str(s.image_path), cv2.IMREAD_COLOR) for s in tqdm(samples, desc="load")]
+
+
+def rot90_boxes(boxes: np.ndarray, k: int, w: int, h: int) -> np.ndarray:
+    """Boxes (pixels) after np.rot90(img, k) (counter-clockwise) of a w x h image."""
+    b = boxes.copy()
+    for _ in range(k % 4):
+        x1, y1, x2, y2 = b[:, 0].copy(), b[:, 1].copy(), b[:, 2].copy(), b[:, 3].copy()
+        b = np.stack([y1, w - x2, y2, w - x1], axis=1)
+        w, h = h, w
+    return b
+
+
+def random_view(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator):
+    """Random rotation by 90s, flip, aspect/scale jitter and a CROP x CROP window."""
+    h, w = img.shape[:2]
+    k = int(rng.integers(0, 4))
+    if k:
+        img = np.ascontiguousarray(np.rot90(img, k))
+        boxes = rot90_boxes(boxes, k, w, h)
+        h, w = img.shape[:2]
+    if rng.random() < 0.5:  # a mirror is fine for a class-free detector
+        img = img[:, ::-1]
+        boxes = np.stack([w - boxes[:, 2], boxes[:, 1], w - boxes[:, 0], boxes[:, 3]], axis=1)
+    # scale so that the long side lands in 0.45..1.15 of INFER_SIZE*1.25, with aspect jitter
+    s = rng.uniform(0.45, 1.15) * INFER_SIZE / max(h, w)
+    a = math.exp(rng.uniform(-0.3, 0.3))
+    sx, sy = s * a, s / a
+    nw, nh = max(8, int(w * sx)), max(8, int(h * sy))
+    img = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+    boxes = boxes * np.array([sx, sy, sx, sy], np.float32)
+    canvas = np.empty((max(nh, CROP), max(nw, CROP), 3), np.uint8)
+    canvas[:] = rng.integers(0, 256, size=3, dtype=np.uint8)
+    oy, ox = int(rng.integers(0, canvas.shape[0] - nh + 1)), int(rng.integers(0, canvas.shape[1] - nw + 1))
+    canvas[oy : oy + nh, ox : ox + nw] = img
+    boxes = boxes + np.array([ox, oy, ox, oy], np.float32)
+    cy0 = int(rng.integers(0, canvas.shape[0] - CROP + 1))
+    cx0 = int(rng.integers(0, canvas.shape[1] - CROP + 1))
+    img = canvas[cy0 : cy0 + CROP, cx0 : cx0 + CROP]
+    boxes = boxes - np.array([cx0, cy0, cx0, cy0], np.float32)
+    return np.ascontiguousarray(img), boxes
+
+
+def make_targets(boxes: np.ndarray, size: int):
+    """Heatmap (gaussian per centre), size/offset targets and their mask at stride 4."""
+    g = size // STRIDE
+    heat = np.zeros((g, g), np.float32)
+    reg = np.zeros((4, g, g), np.float32)
+    mask = np.zeros((g, g), np.float32)
+    ignore = np.zeros((g, g), np.float32)
+    ys, xs = np.mgrid[0:g, 0:g].astype(np.float32)
+    for x1, y1, x2, y2 in boxes:
+        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+        bw, bh = x2 - x1, y2 - y1
+        if bw < 2 or bh < 2:
+            continue
+        vx1, vy1, vx2, vy2 = max(x1, 0), max(y1, 0), min(x2, size), min(y2, size)
+        visible = max(0, vx2 - vx1) * max(0, vy2 - vy1) / (bw * bh)
+        gcx, gcy = cx / STRIDE, cy / STRIDE
+        if not (0 <= gcx < g and 0 <= gcy < g) or visible < 0.6:
+            # a tile cut by the crop edge: neither positive nor negative
+            ix1, iy1 = int(max(vx1 / STRIDE, 0)), int(max(vy1 / STRIDE, 0))
+            ix2, iy2 = int(min(math.ceil(vx2 / STRIDE), g)), int(min(math.ceil(vy2 / STRIDE), g))
+            ignore[iy1:iy2, ix1:ix2] = 1
+            continue
+        sx, sy = max(bw / STRIDE / 6, 0.6), max(bh / STRIDE / 6, 0.6)
+        gx1, gx2 = max(0, int(gcx - 3 * sx)), min(g, int(gcx + 3 * sx) + 2)
+        gy1, gy2 = max(0, int(gcy - 3 * sy)), min(g, int(gcy + 3 * sy) + 2)
+        lx, ly = xs[gy1:gy2, gx1:gx2], ys[gy1:gy2, gx1:gx2]
+        blob = np.exp(-((lx - gcx) ** 2) / (2 * sx * sx) - (ly - gcy) ** 2 / (2 * sy * sy))
+        heat[gy1:gy2, gx1:gx2] = np.maximum(heat[gy1:gy2, gx1:gx2], blob)
+        ix, iy = int(gcx), int(gcy)
+        heat[iy, ix] = 1.0
+        reg[:, iy, ix] = (math.log(bw / STRIDE), math.log(bh / STRIDE), gcx - ix, gcy - iy)
+        mask[iy, ix] = 1
+    ignore[heat > 0.05] = 0
+    return heat, reg, mask, ignore
+
+
+def to_tensor(img: np.ndarray) -> np.ndarray:
+    return ((img[:, :, ::-1].astype(np.float32) - MEAN) / STD).transpose(2, 0, 1)
+
+
+def focal_loss(logit: torch.Tensor, heat: torch.Tensor, ignore: torch.Tensor) -> torch.Tensor:
+    p = torch.sigmoid(logit).clamp(1e-4, 1 - 1e-4)
+    pos = heat.eq(1).float()
+    neg = (1 - pos) * (1 - ignore)
+    pos_loss = torch.log(p) * (1 - p) ** 2 * pos
+    neg_loss = torch.log(1 - p) * p**2 * (1 - heat) ** 4 * neg
+    n = pos.sum().clamp(min=1)
+    return -(pos_loss.sum() + neg_loss.sum()) / n
+
+
+def batch(imgs, boxes_list, idx, rng):
+    xs, hs, rs, ms, igs = [], [], [], [], []
+    for i in idx:
+        img, b = random_view(imgs[i], boxes_list[i], rng)
+        img = photometric(img, rng)
+        heat, reg, mask, ign = make_targets(b, CROP)
+        xs.append(to_tensor(img))
+        hs.append(heat)
+        rs.append(reg)
+        ms.append(mask)
+        igs.append(ign)
+    t = [torch.from_numpy(np.stack(a)) for a in (xs, hs, rs, ms, igs)]
+    return t
+
+
+def loss_fn(out, heat, reg, mask, ign):
+    lh = focal_loss(out[:, 0], heat, ign)
+    m = mask.unsqueeze(1)
+    n = mask.sum().clamp(min=1)
+    lwh = (F.l1_loss(out[:, 1:3], reg[:, 0:2], reduction="none") * m).sum() / n
+    loff = (F.l1_loss(torch.sigmoid(out[:, 3:5]), reg[:, 2:4], reduction="none") * m).sum() / n
+    return lh, lwh, loff
+
+
+def evaluate(model: nn.Module, samples: list[Sample], imgs: list[np.ndarray]) -> dict[str, float]:
+    """Detector precision/recall at IoU 0.5 using the same decoding as run time."""
+    from vision.detect import decode, prepare
+
+    model.eval()
+    tp = fp = n_gt = 0
+    with torch.no_grad():
+        for s, img in zip(samples, imgs, strict=True):
+            x, scale = prepare(img)
+            out = model(torch.from_numpy(x)).numpy()
+            dets = decode(out, scale, img.shape[:2])
+            h, w = img.shape[:2]
+            gt = np.array(s.boxes, np.float32) * np.array([w, h, w, h], np.float32)
+            n_gt += len(gt)
+            used = np.zeros(len(gt), bool)
+            for d in dets:
+                ious = iou(np.array(d.box, np.float32), gt)
+                ious[used] = 0
+                j = int(ious.argmax()) if len(ious) else -1
+                if j >= 0 and ious[j] >= 0.5:
+                    used[j] = True
+                    tp += 1
+                else:
+                    fp += 1
+    model.train()
+    return {"precision": tp / max(tp + fp, 1), "recall": tp / max(n_gt, 1)}
+
+
+def iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    if len(boxes) == 0:
+        return np.zeros(0, np.float32)
+    x1 = np.maximum(box[0], boxes[:, 0])
+    y1 = np.maximum(box[1], boxes[:, 1])
+    x2 = np.minimum(box[2], boxes[:, 2])
+    y2 = np.minimum(box[3], boxes[:, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    a = (box[2] - box[0]) * (box[3] - box[1])
+    b = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    return inter / np.maximum(a + b - inter, 1e-9)
+
+
+def export_onnx(model: nn.Module, path: Path) -> None:
+    model.eval()
+    x = torch.zeros(1, 3, 384, 512)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(
+        model, x, str(path), input_names=["image"], output_names=["out"],
+        dynamic_axes={"image": {0: "n", 2: "h", 3: "w"}, "out": {0: "n", 2: "gh", 3: "gw"}},
+        opset_version=17, dynamo=False,
+    )  # fmt: skip
+
+
+def set_lr(opt: torch.optim.Optimizer, peak: float, progress: float) -> None:
+    """Linear warm-up over the first 5 %, then cosine decay to 1 % of the peak."""
+    progress = min(max(progress, 0.0), 1.0)
+    if progress < 0.05:
+        lr = peak * (0.1 + 0.9 * progress / 0.05)
+    else:
+        lr = peak * (0.01 + 0.99 * 0.5 * (1 + math.cos(math.pi * (progress - 0.05) / 0.95)))
+    for g in opt.param_groups:
+        g["lr"] = lr
+
+
+def train(args: argparse.Namespace) -> None:
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    torch.set_num_threads(args.threads)
+    train_s = load_split("train", args.data)
+    valid_s = load_split("valid", args.data)
+    if args.limit:
+        train_s = train_s[: args.limit]
+    imgs = load_images(train_s)
+    boxes_list = [
+        np.array(s.boxes, np.float32) * np.array([im.shape[1], im.shape[0]] * 2, np.float32)
+        for s, im in zip(train_s, imgs, strict=True)
+    ]
+    vsub = valid_s[:: max(1, len(valid_s) // args.eval_images)]
+    vimgs = load_images(vsub)
+    device = torch.device(args.device)
+    model = TileNet()
+    if args.init:  # continue from an earlier run
+        model.load_state_dict(torch.load(args.init))
+    model = model.to(device)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    steps_per_epoch = math.ceil(len(imgs) / args.batch)
+    total = steps_per_epoch * args.epochs
+    budget = args.max_minutes * 60
+    out_dir = Path(args.out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    best = -1.0
+    start = time.time()
+    for epoch in range(args.epochs):
+        order = rng.permutation(len(imgs))
+        bar = tqdm(range(steps_per_epoch), desc=f"det epoch {epoch + 1}/{args.epochs}", mininterval=10)
+        run = np.zeros(3)
+        for step in bar:
+            idx = order[step * args.batch : (step + 1) * args.batch]
+            x, heat, reg, mask, ign = (t.to(device) for t in batch(imgs, boxes_list, idx, rng))
+            out = model(x)
+            lh, lwh, loff = loss_fn(out, heat, reg, mask, ign)
+            loss = lh + lwh + loff
+            opt.zero_grad()
+            loss.backward()
+            progress = (epoch * steps_per_epoch + step) / total
+            if budget:  # finish the schedule within the time budget on a slow machine
+                progress = max(progress, (time.time() - start) / budget)
+            set_lr(opt, args.lr, progress)
+            opt.step()
+            run = 0.95 * run + 0.05 * np.array([lh.item(), lwh.item(), loff.item()]) if step else np.array([lh.item(), lwh.item(), loff.item()])
+            bar.set_postfix(heat=f"{run[0]:.3f}", wh=f"{run[1]:.3f}", off=f"{run[2]:.3f}")
+        model.cpu()
+        m = evaluate(model, vsub, vimgs)
+        model.to(device)
+        f1 = 2 * m["precision"] * m["recall"] / max(m["precision"] + m["recall"], 1e-9)
+        print(f"epoch {epoch + 1} {time.time() - start:.0f}s valid-subset P={m['precision']:.3f} R={m['recall']:.3f} F1={f1:.3f}", flush=True)
+        torch.save(model.state_dict(), out_dir / "detector_last.pt")
+        if f1 > best:
+            best = f1
+            torch.save(model.state_dict(), out_dir / "detector_best.pt")
+        if budget and time.time() - start > budget:
+            print("time budget reached", flush=True)
+            break
+    model.load_state_dict(torch.load(out_dir / "detector_best.pt"))
+    model.cpu()
+    export_onnx(model, Path(args.export))
+    print(f"exported {args.export} (best subset F1 {best:.3f})", flush=True)
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--data", default=None, help="cmd-v4 root (default ../shared/datasets/cmd-v4)")
+    p.add_argument("--epochs", type=int, default=30)
+    p.add_argument("--batch", type=int, default=16)
+    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--device", default="cpu")
+    p.add_argument("--init", default=None, help="start from this state_dict (.pt)")
+    p.add_argument("--limit", type=int, default=0, help="use only the first N train images (smoke test)")
+    p.add_argument("--eval-images", type=int, default=60)
+    p.add_argument("--max-minutes", type=float, default=0, help="time budget: the schedule ends by then")
+    p.add_argument("--out", default="/work/data/runs/detector")
+    p.add_argument("--export", default=str(Path(__file__).resolve().parents[1] / "models" / "detector.onnx"))
+    return p
+
+
+if __name__ == "__main__":
+    train(parser().parse_args())

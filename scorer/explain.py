@@ -1,0 +1,64 @@
+"""A readable fan table of a `ScoreResult`, for the command line and logs.
+
+People check a score against the rulebook fan by fan, so the table lists
+every counted fan with its points and count, then the fans left out and
+why (不重复 and the other principles), then the total.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from scorer.engine import ScoreResult
+from scorer.notation import format_tiles
+
+_LANGS = ("zh", "en", "both")
+
+
+def _width(text: str) -> int:
+    """Display width: CJK characters take two columns in a terminal."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - _width(text))
+
+
+def _name(fan, lang: str) -> str:
+    if lang == "zh":
+        return fan.name_zh
+    if lang == "en":
+        return fan.name_en
+    return f"{fan.name_zh} {fan.name_en}"
+
+
+def format_table(result: ScoreResult, lang: str = "zh") -> str:
+    """The fan breakdown as aligned text; `lang` is "zh", "en" or "both"."""
+    if lang not in _LANGS:
+        raise ValueError(f"lang must be one of {', '.join(_LANGS)}, got {lang!r}")
+    zh = lang != "en"
+    rows = []
+    for hit in result.fans:
+        label = f"{hit.fan.id:>2} {_name(hit.fan, lang)}"
+        times = f"x{hit.count}" if hit.count > 1 else ""
+        rows.append((label, f"{hit.fan.points}{times}", str(hit.fan.points * hit.count), hit.detail))
+    width = max([_width(r[0]) for r in rows] + [10])
+    lines = [
+        f"{_pad(label, width)}  {pts:>6}  {sub:>4}  {detail}".rstrip()
+        for label, pts, sub, detail in rows
+    ]
+    total_label = "合计 Total" if lang == "both" else ("合计" if zh else "Total")
+    lines.append(f"{_pad(total_label, width)}  {'':>6}  {result.total:>4}")
+    if not result.meets_minimum:
+        lines.append("未达起和8番 (花牌不计)" if lang == "zh" else
+                     "below the 8-point minimum (flowers do not count)")
+    if result.excluded:
+        lines.append("不计 Not counted:" if lang == "both" else ("不计:" if zh else "Not counted:"))
+        for ex in result.excluded:
+            lines.append(f"  {ex.fan.id:>2} {_name(ex.fan, lang)}: {ex.reason}")
+    sets = " ".join(
+        f"[{format_tiles(s['tiles'])}]" if s["declared"] else format_tiles(s["tiles"])
+        for s in result.sets
+    )
+    lines.append(("牌型 " if zh else "form ") + f"{result.form}: {sets}")
+    return "\n".join(lines)

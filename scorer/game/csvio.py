@@ -1,0 +1,170 @@
+"""CSV of a game sheet and of rankings, for spreadsheets and paper archives.
+
+A sheet's CSV has one row per hand: the recorded result (result, winner,
+discarder, self_drawn, fans, penalties) and then one column per player with
+that hand's points. Reading it back replays the results and checks that the
+player columns agree, so a hand-edited or typed-in sheet is verified too.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from scorer.errors import ScoreError
+from scorer.game.replay import replay
+from scorer.game.tournament import Standing
+
+RESULT_COLUMNS = (
+    "hand", "round_wind", "dealer", "result", "winner", "discarder", "self_drawn", "fans",
+    "flowers", "penalties", "tiles", "note",
+)
+TOTAL_ROW = "total"
+POINTS_ROW = "table_points"
+
+
+def _format_penalties(penalties: list[dict[str, Any]]) -> str:
+    parts = []
+    for pen in penalties:
+        text = f"{pen['player']}:{pen['kind']}"
+        if pen["kind"] == "deduction":
+            text += f":{pen['points']}"
+        parts.append(text)
+    return "; ".join(parts)
+
+
+def _parse_penalties(text: str, where: str) -> list[dict[str, Any]]:
+    out = []
+    for part in filter(None, (p.strip() for p in text.split(";"))):
+        pieces = part.split(":")
+        if len(pieces) >= 3 and pieces[-2] == "deduction":
+            name, kind, points = ":".join(pieces[:-2]), pieces[-2], pieces[-1]
+            if not points.strip().isdigit():
+                raise ScoreError("bad_csv", f"{where}: deduction points must be a number: {part!r}")
+            out.append({"player": name, "kind": kind, "points": int(points)})
+        elif len(pieces) >= 2:
+            out.append({"player": ":".join(pieces[:-1]), "kind": pieces[-1]})
+        else:
+            raise ScoreError("bad_csv", f"{where}: penalty must read PLAYER:KIND[:POINTS]: {part!r}")
+    return out
+
+
+def sheet_to_csv(sheet: dict[str, Any]) -> str:
+    """The sheet as CSV text (hand rows, then the 局分 and 标准分 rows)."""
+    players = sheet["players"]
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow([*RESULT_COLUMNS, *players])
+    for h in sheet["hands"]:
+        writer.writerow(
+            [
+                h["number"], h["round_wind"], h["dealer"], h["result"], h.get("winner", ""),
+                h.get("discarder", ""),
+                "" if h["result"] == "draw" else ("yes" if h["self_drawn"] else "no"),
+                h.get("fans", ""), h.get("flowers", ""), _format_penalties(h.get("penalties", [])),
+                h.get("hand", ""), h.get("note", ""), *(h["delta"][p] for p in players),
+            ]
+        )
+    game_pen = _format_penalties(sheet.get("penalties", []))
+    for label, values, pen in ((TOTAL_ROW, sheet["scores"], game_pen),
+                               (POINTS_ROW, sheet["table_points"], "")):
+        row = [label] + [""] * (len(RESULT_COLUMNS) - 1)
+        row[RESULT_COLUMNS.index("penalties")] = pen
+        writer.writerow([*row, *(values[p] for p in players)])
+    return buf.getvalue()
+
+
+def _yes(value: str, where: str) -> bool:
+    v = value.strip().lower()
+    if v in ("yes", "true", "1", "y"):
+        return True
+    if v in ("no", "false", "0", "n", ""):
+        return False
+    raise ScoreError("bad_csv", f"{where}: self_drawn must be yes or no, got {value!r}")
+
+
+def _int(value: str, where: str, field: str) -> int:
+    try:
+        return int(value.strip())
+    except ValueError:
+        raise ScoreError("bad_csv", f"{where}: {field} must be a whole number, got {value!r}") from None
+
+
+def csv_to_game(text: str, check: bool = True) -> dict[str, Any]:
+    """Read a sheet's CSV back into a game input for `replay`.
+
+    With `check`, the players' point columns (where filled in) must equal
+    the replayed ones, so arithmetic mistakes on a paper sheet are caught.
+    """
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows or tuple(c.strip() for c in rows[0][: len(RESULT_COLUMNS)]) != RESULT_COLUMNS:
+        raise ScoreError(
+            "bad_csv", f"the first row must be {','.join(RESULT_COLUMNS)},<four player names>"
+        )
+    header = rows[0]
+    players = [p.strip() for p in header[len(RESULT_COLUMNS):]]
+    col = {name: i for i, name in enumerate(RESULT_COLUMNS)}
+    hands: list[dict[str, Any]] = []
+    written: list[tuple[int, list[str]]] = []
+    game_penalties: list[dict[str, Any]] = []
+    for line_no, row in enumerate(rows[1:], 2):
+        if not any(c.strip() for c in row):
+            continue
+        row = row + [""] * (len(header) - len(row))
+        where = f"line {line_no}"
+        label = row[0].strip()
+        if label == TOTAL_ROW:
+            game_penalties = _parse_penalties(row[col["penalties"]], where)
+            continue
+        if label == POINTS_ROW:
+            continue
+        result = row[col["result"]].strip()
+        hand: dict[str, Any] = {"result": result}
+        if result == "win":
+            hand["winner"] = row[col["winner"]].strip()
+            hand["self_drawn"] = _yes(row[col["self_drawn"]], where)
+            if not hand["self_drawn"]:
+                hand["discarder"] = row[col["discarder"]].strip() or None
+            hand["fans"] = _int(row[col["fans"]], where, "fans")
+            if row[col["flowers"]].strip():
+                hand["flowers"] = _int(row[col["flowers"]], where, "flowers")
+        pens = _parse_penalties(row[col["penalties"]], where)
+        if pens:
+            hand["penalties"] = pens
+        for field, column in (("hand", "tiles"), ("note", "note")):
+            if row[col[column]].strip():
+                hand[field] = row[col[column]].strip()
+        hands.append(hand)
+        written.append((line_no, row[len(RESULT_COLUMNS):len(RESULT_COLUMNS) + len(players)]))
+    game: dict[str, Any] = {"players": players, "hands": hands}
+    if game_penalties:
+        game["penalties"] = game_penalties
+    if check:
+        sheet = replay(game)
+        for (line_no, cells), h in zip(written, sheet["hands"], strict=True):
+            for player, cell in zip(players, cells, strict=False):
+                if cell.strip() and _int(cell, f"line {line_no}", player) != h["delta"][player]:
+                    raise ScoreError(
+                        "sheet_mismatch",
+                        f"line {line_no}: {player} has {cell.strip()} but the result gives "
+                        f"{h['delta'][player]}",
+                    )
+    return game
+
+
+RANKING_COLUMNS = ("rank", "name", "team", "table_points", "scores", "best", "games")
+
+
+def rankings_to_csv(standings: list[Standing]) -> str:
+    """A ranking (players or teams) as CSV."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(RANKING_COLUMNS)
+    for s in standings:
+        row = s.to_json()
+        writer.writerow([row[c] for c in RANKING_COLUMNS])
+    return buf.getvalue()
+
+
+__all__ = ["csv_to_game", "rankings_to_csv", "sheet_to_csv"]

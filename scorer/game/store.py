@@ -1,0 +1,390 @@
+"""SQLite store of games, their recorded hands and an audit trail.
+
+Only the results people enter are stored; the sheet is replayed from them
+on every read, so there are no derived totals to get out of step. The
+database runs in WAL mode with `synchronous=FULL` and every change is one
+transaction, so a hand that was acknowledged survives a crash or a killed
+server.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from scorer.errors import ScoreError
+from scorer.game import rules
+from scorer.game.replay import normalize_hand, replay, validate_players
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL DEFAULT '',
+    players TEXT NOT NULL,
+    tournament TEXT NOT NULL DEFAULT '',
+    session INTEGER,
+    table_no TEXT NOT NULL DEFAULT '',
+    penalties TEXT NOT NULL DEFAULT '[]',
+    created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS hands (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS audit (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL,
+    seq INTEGER,
+    action TEXT NOT NULL,
+    who TEXT NOT NULL DEFAULT '',
+    at TEXT NOT NULL,
+    old TEXT,
+    new TEXT
+);
+CREATE TABLE IF NOT EXISTS teams (
+    tournament TEXT NOT NULL,
+    player TEXT NOT NULL,
+    team TEXT NOT NULL,
+    PRIMARY KEY (tournament, player)
+);
+"""
+
+
+def default_db_path() -> Path:
+    """`$MCR_DB`, else `$MCR_DATA_DIR/mcr.sqlite3`, else `$XDG_DATA_HOME/mcr/mcr.sqlite3`,
+    else `~/.local/share/mcr/mcr.sqlite3`."""
+    if os.environ.get("MCR_DB"):
+        return Path(os.environ["MCR_DB"])
+    if os.environ.get("MCR_DATA_DIR"):
+        return Path(os.environ["MCR_DATA_DIR"]) / "mcr.sqlite3"
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "mcr" / "mcr.sqlite3"
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class GameStore:
+    """Games in one SQLite file; safe to use from several threads and processes.
+
+    Each call opens its own short-lived connection, so a web server's worker
+    threads never share one and a crash loses nothing that was committed.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(path) if path else default_db_path()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self._connect() as conn:
+                conn.execute("PRAGMA journal_mode=WAL")
+                if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+                    conn.executescript(_SCHEMA)
+                    conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except (OSError, sqlite3.Error) as exc:
+            raise ScoreError("db_error", f"cannot open the game database {self.path}: {exc}") from None
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        conn = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+        conn.row_factory = sqlite3.Row
+        try:
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            yield conn
+        finally:
+            conn.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction; committed (and synced) before returning."""
+        with self._connect() as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    # ----- games -------------------------------------------------------
+
+    def create_game(
+        self,
+        players: list[str],
+        name: str = "",
+        tournament: str = "",
+        session: int | None = None,
+        table: str = "",
+        who: str = "",
+    ) -> int:
+        """A new game; `players` in first-round seat order E, S, W, N."""
+        players = validate_players(players)
+        with self._transaction() as conn:
+            cur = conn.execute(
+                "INSERT INTO games (name, players, tournament, session, table_no, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (name, json.dumps(players, ensure_ascii=False), tournament, session, str(table),
+                 _now()),
+            )
+            game_id = int(cur.lastrowid)
+            self._audit(conn, game_id, None, "create", who, None, {"players": players})
+        return game_id
+
+    def _game_row(self, conn: sqlite3.Connection, game_id: int) -> sqlite3.Row:
+        row = conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise ScoreError("unknown_game", f"there is no game {game_id}")
+        return row
+
+    def _hands(self, conn: sqlite3.Connection, game_id: int) -> list[dict[str, Any]]:
+        rows = conn.execute(
+            "SELECT data FROM hands WHERE game_id = ? ORDER BY seq", (game_id,)
+        ).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
+    def game(self, game_id: int) -> dict[str, Any]:
+        """The game's input (players and hands), as `replay` takes it, plus its details."""
+        with self._connect() as conn:
+            return self._game(conn, game_id)
+
+    def _game(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+        row = self._game_row(conn, game_id)
+        game = {
+            "id": row["id"],
+            "name": row["name"],
+            "tournament": row["tournament"],
+            "session": row["session"],
+            "table": row["table_no"],
+            "created_at": row["created_at"],
+            "players": json.loads(row["players"]),
+            "hands": self._hands(conn, game_id),
+        }
+        penalties = json.loads(row["penalties"])
+        if penalties:
+            game["penalties"] = penalties
+        return game
+
+    def sheet(self, game_id: int) -> dict[str, Any]:
+        """The replayed sheet of a game, with its id and details."""
+        game = self.game(game_id)
+        sheet = replay(game)
+        for key in ("id", "name", "tournament", "session", "table", "created_at"):
+            sheet[key] = game[key]
+        return sheet
+
+    def list_games(self, tournament: str | None = None) -> list[dict[str, Any]]:
+        """Every game (or a tournament's) with its number of hands, newest first."""
+        query = (
+            "SELECT g.id, g.name, g.players, g.tournament, g.session, g.table_no, g.created_at,"
+            " (SELECT COUNT(*) FROM hands h WHERE h.game_id = g.id) FROM games g"
+        )
+        args: tuple = ()
+        if tournament is not None:
+            query += " WHERE g.tournament = ?"
+            args = (tournament,)
+        with self._connect() as conn:
+            rows = conn.execute(query + " ORDER BY g.id DESC", args).fetchall()
+        return [
+            {
+                "id": r[0], "name": r[1], "players": json.loads(r[2]), "tournament": r[3],
+                "session": r[4], "table": r[5], "created_at": r[6], "hands": r[7],
+                "complete": r[7] >= rules.HANDS_PER_GAME,
+            }
+            for r in rows
+        ]
+
+    # ----- hands -------------------------------------------------------
+
+    def record_hand(
+        self, game_id: int, hand: dict[str, Any], who: str = "", expected: int | None = None
+    ) -> int:
+        """Append a hand; returns its number (1-16) once it is on disk.
+
+        `expected` is the number the caller believes it records: a second
+        tap on the same button then fails instead of recording twice.
+        """
+        with self._transaction() as conn:
+            game = self._game(conn, game_id)
+            number = len(game["hands"]) + 1
+            if expected is not None and expected != number:
+                raise ScoreError(
+                    "conflict", f"hand {expected} of game {game_id} is already recorded"
+                    if expected < number else f"the next hand of game {game_id} is {number}"
+                )
+            if number > rules.HANDS_PER_GAME:
+                raise ScoreError(
+                    "too_many_hands", f"game {game_id} already has {rules.HANDS_PER_GAME} hands"
+                )
+            hand = resolve_seats(game["players"], hand, number)
+            clean = normalize_hand(game["players"], hand, number)
+            conn.execute(
+                "INSERT INTO hands (game_id, seq, data, recorded_at) VALUES (?, ?, ?, ?)",
+                (game_id, number, json.dumps(clean, ensure_ascii=False), _now()),
+            )
+            self._audit(conn, game_id, number, "record", who, None, clean)
+        return number
+
+    def undo_last(self, game_id: int, who: str = "") -> dict[str, Any]:
+        """Remove the last hand (kept in the audit trail); returns it."""
+        with self._transaction() as conn:
+            game = self._game(conn, game_id)
+            if not game["hands"]:
+                raise ScoreError("no_hands", f"game {game_id} has no hand to undo")
+            number = len(game["hands"])
+            old = game["hands"][-1]
+            conn.execute("DELETE FROM hands WHERE game_id = ? AND seq = ?", (game_id, number))
+            self._audit(conn, game_id, number, "undo", who, old, None)
+        return old
+
+    def edit_hand(
+        self, game_id: int, number: int, hand: dict[str, Any], who: str = ""
+    ) -> dict[str, Any]:
+        """Replace hand `number` (1-based); the old and new values go to the audit trail."""
+        with self._transaction() as conn:
+            game = self._game(conn, game_id)
+            if not isinstance(number, int) or not 1 <= number <= len(game["hands"]):
+                raise ScoreError(
+                    "unknown_hand", f"game {game_id} has hands 1-{len(game['hands'])}, not {number}"
+                )
+            hand = resolve_seats(game["players"], hand, number)
+            clean = normalize_hand(game["players"], hand, number)
+            old = game["hands"][number - 1]
+            conn.execute(
+                "UPDATE hands SET data = ? WHERE game_id = ? AND seq = ?",
+                (json.dumps(clean, ensure_ascii=False), game_id, number),
+            )
+            self._audit(conn, game_id, number, "edit", who, old, clean)
+        return clean
+
+    def add_game_penalty(self, game_id: int, penalty: dict[str, Any], who: str = "") -> None:
+        """A penalty on the whole game (lateness), taken off the 局分."""
+        with self._transaction() as conn:
+            game = self._game(conn, game_id)
+            penalties = list(game.get("penalties", [])) + [penalty]
+            replay({"players": game["players"], "hands": [], "penalties": penalties})
+            conn.execute(
+                "UPDATE games SET penalties = ? WHERE id = ?",
+                (json.dumps(penalties, ensure_ascii=False), game_id),
+            )
+            self._audit(conn, game_id, None, "penalty", who, None, penalty)
+
+    def import_game(self, game: dict[str, Any], who: str = "", **details: Any) -> int:
+        """Store a whole game (e.g. read from CSV) in one transaction."""
+        sheet = replay(game)
+        with self._transaction() as conn:
+            cur = conn.execute(
+                "INSERT INTO games (name, players, tournament, session, table_no, penalties,"
+                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    details.get("name", ""),
+                    json.dumps(sheet["players"], ensure_ascii=False),
+                    details.get("tournament", ""),
+                    details.get("session"),
+                    str(details.get("table", "")),
+                    json.dumps(sheet.get("penalties", []), ensure_ascii=False),
+                    _now(),
+                ),
+            )
+            game_id = int(cur.lastrowid)
+            for i, hand in enumerate(replay_inputs(sheet), 1):
+                conn.execute(
+                    "INSERT INTO hands (game_id, seq, data, recorded_at) VALUES (?, ?, ?, ?)",
+                    (game_id, i, json.dumps(hand, ensure_ascii=False), _now()),
+                )
+            self._audit(conn, game_id, None, "import", who, None, {"hands": len(sheet["hands"])})
+        return game_id
+
+    # ----- audit and teams ----------------------------------------------
+
+    def _audit(
+        self, conn: sqlite3.Connection, game_id: int, seq: int | None, action: str,
+        who: str, old: Any, new: Any,
+    ) -> None:
+        conn.execute(
+            "INSERT INTO audit (game_id, seq, action, who, at, old, new) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                game_id, seq, action, who or "", _now(),
+                None if old is None else json.dumps(old, ensure_ascii=False),
+                None if new is None else json.dumps(new, ensure_ascii=False),
+            ),
+        )
+
+    def audit_trail(self, game_id: int) -> list[dict[str, Any]]:
+        """Who changed what and when, oldest first."""
+        with self._connect() as conn:
+            self._game_row(conn, game_id)
+            rows = conn.execute(
+                "SELECT seq, action, who, at, old, new FROM audit WHERE game_id = ? ORDER BY id",
+                (game_id,),
+            ).fetchall()
+        return [
+            {
+                "hand": r["seq"], "action": r["action"], "who": r["who"], "at": r["at"],
+                "old": json.loads(r["old"]) if r["old"] else None,
+                "new": json.loads(r["new"]) if r["new"] else None,
+            }
+            for r in rows
+        ]
+
+    def set_team(self, tournament: str, player: str, team: str) -> None:
+        with self._transaction() as conn:
+            conn.execute(
+                "INSERT INTO teams (tournament, player, team) VALUES (?, ?, ?)"
+                " ON CONFLICT (tournament, player) DO UPDATE SET team = excluded.team",
+                (tournament, player, team),
+            )
+
+    def teams(self, tournament: str) -> dict[str, str]:
+        with self._connect() as conn:
+            rows = conn.execute(
+                "SELECT player, team FROM teams WHERE tournament = ?", (tournament,)
+            ).fetchall()
+        return {p: t for p, t in rows}
+
+    def sheets(self, tournament: str | None = None) -> list[dict[str, Any]]:
+        """Replayed sheets of every game (or a tournament's), for rankings."""
+        return [self.sheet(g["id"]) for g in self.list_games(tournament)]
+
+
+def resolve_seats(players: list[str], hand: Any, number: int) -> Any:
+    """Turn `winner_seat` / `discarder_seat` (门风 E/S/W/N of that hand) into names.
+
+    The scoring page knows the winner's seat wind, not the name; the seat
+    of hand `number` decides who that is.
+    """
+    if not isinstance(hand, dict) or not ({"winner_seat", "discarder_seat"} & hand.keys()):
+        return hand
+    if not 1 <= number <= rules.HANDS_PER_GAME:
+        return hand
+    by_wind = {w: p for p, w in rules.seating(players, number - 1).seat_winds.items()}
+    out = {k: v for k, v in hand.items() if k not in ("winner_seat", "discarder_seat")}
+    for field in ("winner", "discarder"):
+        wind = hand.get(f"{field}_seat")
+        if wind is None:
+            continue
+        if wind not in by_wind:
+            raise ScoreError("bad_seat", f"{field}_seat must be one of E, S, W, N, got {wind!r}")
+        if out.get(field) not in (None, by_wind[wind]):
+            raise ScoreError(
+                "bad_seat", f"{field} {out[field]!r} does not sit {wind} in hand {number}"
+            )
+        out[field] = by_wind[wind]
+    return out
+
+
+def replay_inputs(sheet: dict[str, Any]) -> list[dict[str, Any]]:
+    """The recorded results of a sheet's hands (the sheet minus computed fields)."""
+    computed = {"number", "round_wind", "dealer", "seat_winds", "delta", "totals"}
+    return [{k: v for k, v in h.items() if k not in computed} for h in sheet["hands"]]

@@ -1,0 +1,331 @@
+"""Hand notation of CONTRACTS.md: text <-> `Hand`.
+
+The notation is the one of the most used MCR calculator so hands can be
+pasted between tools: `[123p,1][345s,2][999s,3]6m6pEW1m`. Every problem
+is reported as a `ScoreError` whose message names the character position
+(1-based) or the tile at fault, because people type these by hand.
+
+Chow numbers name the claimed tile by its place in the chow in ascending
+order (`[576m,2]` is read as `[567m,2]`: the 6m was claimed). Kong numbers:
+none or 0 concealed, 1-3 melded from that seat, 5-7 promoted (加杠) from a
+pung claimed from seat 1-3.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import NoReturn
+
+from scorer.errors import ScoreError
+from scorer.hand import Hand, Meld, MeldKind
+from scorer.tiles import CODES, DRAGONS, NUM_KINDS, SUITS, WINDS
+
+HONOR_LETTERS = WINDS + DRAGONS  # E S W N C F P -> 27..33
+MAX_LENGTH = 300  # a full hand needs < 60 characters; refuse pasted junk early
+MAX_MELDS = 4
+
+
+def _honor_index(letter: str) -> int:
+    return 27 + HONOR_LETTERS.index(letter)
+
+
+def tile_name(tile: int) -> str:
+    """The contract code of a playing tile, for messages."""
+    return CODES[tile] if 0 <= tile < len(CODES) else f"#{tile}"
+
+
+class _Reader:
+    """One left-to-right pass over the text, collecting melds and tiles."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.melds: list[Meld] = []
+        self.tiles: list[int] = []  # concealed tiles in written order
+        self.digits: list[tuple[str, int]] = []  # pending digits and their positions
+        self.meld_tiles: list[int] | None = None  # inside brackets
+        self.meld_start = 0
+        self.meld_number: str | None = None  # digits written after the meld's tiles
+        self.after_comma = False
+        self.comma_pos = 0
+
+    # -- helpers -----------------------------------------------------------
+    def _fail(self, code: str, message: str) -> NoReturn:
+        raise ScoreError(code, message)
+
+    def _flush_missing_suit(self, where: str) -> None:
+        if self.digits:
+            first = self.digits[0][1]
+            digits = "".join(d for d, _ in self.digits)
+            self._fail(
+                "missing_suit",
+                f"digits '{digits}' at position {first} have no suit letter "
+                f"(m, p or s) {where}",
+            )
+
+    def _emit(self, tiles: Iterable[int]) -> None:
+        target = self.tiles if self.meld_tiles is None else self.meld_tiles
+        target.extend(tiles)
+
+    # -- the pass ----------------------------------------------------------
+    def read(self) -> None:
+        for i, ch in enumerate(self.text):
+            pos = i + 1
+            if ch.isspace():
+                continue
+            if self.after_comma and ch not in "0123456789]":
+                self._fail(
+                    "bad_meld_number",
+                    f"after the comma at position {self.comma_pos} a meld takes only "
+                    f"a number and ']', found '{ch}' at position {pos}",
+                )
+            if ch in "123456789" or (ch == "0" and (self.after_comma or self.meld_tiles)):
+                if self.after_comma:
+                    self.meld_number = (self.meld_number or "") + ch
+                else:
+                    self.digits.append((ch, pos))
+            elif ch == "0":
+                self._fail("bad_tile", f"'0' at position {pos} is not a tile rank (1-9)")
+            elif ch in SUITS:
+                if not self.digits:
+                    self._fail(
+                        "missing_digits",
+                        f"suit letter '{ch}' at position {pos} has no tile numbers before it",
+                    )
+                for d, at in self.digits:
+                    if d == "0":
+                        self._fail("bad_tile", f"'0' at position {at} is not a tile rank (1-9)")
+                s = SUITS.index(ch)
+                self._emit(s * 9 + int(d) - 1 for d, _ in self.digits)
+                self.digits.clear()
+            elif ch in HONOR_LETTERS:
+                self._flush_missing_suit(f"before '{ch}' at position {pos}")
+                self._emit([_honor_index(ch)])
+            elif ch == "[":
+                self._open(pos)
+            elif ch == ",":
+                self._comma(pos)
+            elif ch == "]":
+                self._close(pos)
+            elif ch == "f" and self.digits:
+                self._fail(
+                    "flower_in_hand",
+                    f"flowers ('{self.digits[-1][0]}f' at position {pos - 1}) are not part "
+                    "of the hand notation: give their number as the flowers count",
+                )
+            else:
+                self._fail(
+                    "bad_character",
+                    f"unknown character '{ch}' at position {pos}; use digits with m/p/s, "
+                    "the honors E S W N C F P and [ ] for melds",
+                )
+        if self.meld_tiles is not None:
+            self._fail(
+                "unclosed_bracket",
+                f"the bracket opened at position {self.meld_start} is not closed with ']'",
+            )
+        self._flush_missing_suit("at the end of the hand")
+
+    def _open(self, pos: int) -> None:
+        if self.meld_tiles is not None:
+            self._fail(
+                "unclosed_bracket",
+                f"'[' at position {pos} opens a meld inside the meld opened at "
+                f"position {self.meld_start}; close it with ']' first",
+            )
+        self._flush_missing_suit(f"before '[' at position {pos}")
+        if self.tiles:
+            self._fail(
+                "meld_after_tiles",
+                f"the meld at position {pos} comes after concealed tiles; write all "
+                "melds first, then the concealed tiles ending with the winning tile",
+            )
+        if len(self.melds) >= MAX_MELDS:
+            self._fail(
+                "too_many_melds",
+                f"the meld at position {pos} would be meld number {len(self.melds) + 1}; "
+                f"a hand has at most {MAX_MELDS} melds",
+            )
+        self.meld_tiles = []
+        self.meld_start = pos
+        self.meld_number = None
+
+    def _comma(self, pos: int) -> None:
+        if self.meld_tiles is None:
+            self._fail("bad_character", f"',' at position {pos} is only allowed inside a meld")
+        if self.after_comma:
+            self._fail("bad_meld_number", f"second ',' at position {pos} in one meld")
+        self._flush_missing_suit(f"before ',' at position {pos}")
+        self.after_comma = True
+        self.comma_pos = pos
+
+    def _close(self, pos: int) -> None:
+        if self.meld_tiles is None:
+            self._fail("unmatched_bracket", f"']' at position {pos} closes no '['")
+        number = self.meld_number
+        if not self.after_comma and self.digits:
+            # `[567m2]`: digits after the last suit letter are the meld number
+            if not self.meld_tiles:
+                self._flush_missing_suit(f"before ']' at position {pos}")
+            number = "".join(d for d, _ in self.digits)
+            self.digits.clear()
+        elif self.after_comma and number is None:
+            self._fail("bad_meld_number", f"the comma of the meld at position {self.meld_start} "
+                       "is followed by no number")
+        self.melds.append(self._meld(self.meld_tiles, number))
+        self.meld_tiles = None
+        self.after_comma = False
+
+    def _meld(self, tiles: list[int], number: str | None) -> Meld:
+        written = self.text[self.meld_start - 1 :].split("]", 1)[0] + "]"
+        return _classify(tiles, number, f"meld {written.replace(' ', '')} at position {self.meld_start}")
+
+
+def _classify(tiles: list[int], number: str | None, where: str) -> Meld:
+    """The meld a bracket holds, or ScoreError naming `where` it was written."""
+    kinds = set(tiles)
+    if len(tiles) == 4 and len(kinds) == 1:
+        return _kong(tiles[0], number, where)
+    if len(tiles) == 3 and len(kinds) == 1:
+        claimed = _number(number, (1, 2, 3), where, "a pung is claimed from seat 1, 2 or 3")
+        return Meld(MeldKind.PUNG, tiles[0], claimed)
+    if len(tiles) == 3:
+        low = min(tiles)
+        if low < 27 and sorted(tiles) == [low, low + 1, low + 2] and low // 9 == (low + 2) // 9:
+            claimed = _number(number, (1, 2, 3), where, "a chow's claimed tile is 1, 2 or 3")
+            return Meld(MeldKind.CHOW, low, claimed)
+    names = " ".join(tile_name(t) for t in tiles) or "nothing"
+    raise ScoreError(
+        "bad_meld",
+        f"{where} holds {names}: a meld is a chow (3 in a row of one suit), "
+        "a pung (3 alike) or a kong (4 alike)",
+    )
+
+
+def _number(number: str | None, allowed: tuple[int, ...], where: str, rule: str) -> int:
+    if number is None:
+        return allowed[0]
+    if len(number) != 1 or int(number) not in allowed:
+        raise ScoreError("bad_meld_number", f"{where}: number {number} is not allowed; {rule}")
+    return int(number)
+
+
+def _kong(tile: int, number: str | None, where: str) -> Meld:
+    if number is None or number == "0":
+        return Meld(MeldKind.KONG, tile, 0)
+    n = _number(
+        number,
+        (1, 2, 3, 5, 6, 7),
+        where,
+        "a kong has none (concealed), 1-3 (claimed from that seat) or 5-7 (promoted pung "
+        "claimed from seat 1-3)",
+    )
+    if n >= 5:
+        return Meld(MeldKind.KONG, tile, n - 4, promoted=True)
+    return Meld(MeldKind.KONG, tile, n)
+
+
+def check_counts(melds: tuple[Meld, ...], tiles: list[int], waiting: bool) -> None:
+    """Tile count for the meld count, and at most 4 copies of any tile."""
+    copies = Counter(t for m in melds for t in m.tiles)
+    copies.update(tiles)
+    over = sorted(t for t, n in copies.items() if n > 4)
+    if over:
+        listing = ", ".join(f"{tile_name(t)} ×{copies[t]}" for t in over)
+        raise ScoreError(
+            "too_many_copies",
+            f"there are only 4 of each tile, the hand (melds included) has {listing}",
+        )
+    need = (13 if waiting else 14) - 3 * len(melds)
+    if len(tiles) != need:
+        what = "a waiting hand" if waiting else "a winning hand (the last one the winning tile)"
+        raise ScoreError(
+            "wrong_tile_count",
+            f"with {len(melds)} meld(s) {what} needs {need} concealed tiles, got {len(tiles)}",
+        )
+
+
+def parse_tiles(text: str) -> list[int]:
+    """Plain tile list (no melds), e.g. `123m55pEE` -> indices; for tools and tests."""
+    reader = _parse(text)
+    if reader.melds:
+        raise ScoreError("bad_meld", "a plain tile list takes no melds")
+    return reader.tiles
+
+
+def _parse(text: object) -> _Reader:
+    if not isinstance(text, str):
+        raise ScoreError("bad_type", f"a hand is a string, got {type(text).__name__}")
+    if len(text) > MAX_LENGTH:
+        raise ScoreError(
+            "too_long", f"the hand is {len(text)} characters long; at most {MAX_LENGTH}"
+        )
+    if not text.strip():
+        raise ScoreError("empty_hand", "the hand is empty")
+    reader = _Reader(text)
+    reader.read()
+    return reader
+
+
+def parse_hand(text: str, waiting: bool = False) -> Hand:
+    """Parse the notation; `waiting=True` reads a 13-tile hand without winning tile.
+
+    Raises ScoreError (and nothing else) for any malformed or impossible hand.
+    """
+    reader = _parse(text)
+    melds = tuple(reader.melds)
+    check_counts(melds, reader.tiles, waiting)
+    if waiting:
+        return Hand(melds, tuple(reader.tiles), None)
+    return Hand(melds, tuple(reader.tiles[:-1]), reader.tiles[-1])
+
+
+#: tile index -> (its character in the notation, its suit letter or "" for honors)
+_WRITTEN: dict[int, tuple[str, str]] = {
+    t: (str(t % 9 + 1), SUITS[t // 9]) if t < 27 else (HONOR_LETTERS[t - 27], "")
+    for t in range(NUM_KINDS)
+}
+
+
+def format_tiles(tiles: Iterable[int]) -> str:
+    """Write tiles in written order, consecutive tiles of a suit sharing one letter."""
+    out: list[str] = []
+    pending = ""  # suit letter still to write
+    for t in tiles:
+        try:
+            char, suit = _WRITTEN[t]
+        except (KeyError, TypeError):
+            raise ScoreError("bad_tile", f"tile index {t!r} is not a playing tile") from None
+        if pending and pending != suit:
+            out.append(pending)
+        pending = suit
+        out.append(char)
+    if pending:
+        out.append(pending)
+    return "".join(out)
+
+
+def format_meld(meld: Meld) -> str:
+    """One meld in canonical notation (numbers always written, except concealed kongs)."""
+    body = format_tiles(meld.tiles)
+    if meld.kind is MeldKind.KONG:
+        if meld.claimed == 0:
+            return f"[{body}]"
+        return f"[{body},{meld.claimed + 4 if meld.promoted else meld.claimed}]"
+    return f"[{body},{meld.claimed}]"
+
+
+def format_hand(hand: Hand) -> str:
+    """Canonical notation of a hand; `parse_hand(format_hand(h)) == h`.
+
+    The winning tile keeps its own suit letter (`1112345678999m5m`) so a
+    reader sees at once which tile it is.
+    """
+    melds = "".join(format_meld(m) for m in hand.melds)
+    win = "" if hand.winning_tile is None else format_tiles([hand.winning_tile])
+    return melds + format_tiles(hand.concealed) + win
+
+
+def normalized(hand: Hand) -> Hand:
+    """The same hand with its concealed tiles sorted (winning tile kept last)."""
+    return Hand(hand.melds, tuple(sorted(hand.concealed)), hand.winning_tile)

@@ -1,0 +1,340 @@
+"""The score request of CONTRACTS.md: validation, scoring, the JSON response.
+
+Shared by `mcr score --batch`, the web API and the referee check, so every
+caller rejects the same contradictions with the same error codes.
+
+Field policy: unknown fields are rejected (`unknown_field`) so a typo such
+as `selfdrawn` never silently scores a different hand. Two optional
+extensions are accepted: `id` (any JSON value, echoed back so batch output
+can be matched to its input) and `lang` (`zh`/`en`/`both`, the language of
+`explanation`, default `both`).
+
+Contradictory flags (seed 001 fans 44-47 and 58) are errors, not silently
+dropped fans:
+
+- `kong` self-drawn (杠上开花) needs a kong in the hand;
+- `kong` on a discard (抢杠和) robs a pung being promoted, whose other three
+  copies are on the table: the winner can hold no other copy;
+- `kong` with `last_tile`: no kong can be made on the last tile of the wall,
+  and a robbed kong is not the last discard;
+- `fourth_tile` (和绝张) when a copy of the winning tile is among the
+  concealed tiles: three copies must be visible, a hidden one is not.
+
+`fourth_tile` is implied (set) when three copies of the winning tile are
+already shown in the winner's own melds: the winning tile is then
+necessarily the last one. With 抢杠和 it stays as given (抢杠和 不计和绝张).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+from scorer.errors import ScoreError
+from scorer.hand import Hand, MeldKind, Situation
+from scorer.notation import format_hand, normalized, parse_hand, tile_name
+
+BOOL_FIELDS = ("self_drawn", "fourth_tile", "kong", "last_tile")
+WIND_FIELDS = ("seat_wind", "round_wind")
+EXTRA_FIELDS = ("id", "lang")
+KNOWN_FIELDS = frozenset(("hand", "flowers", *BOOL_FIELDS, *WIND_FIELDS, *EXTRA_FIELDS))
+WINDS = {"E": 27, "S": 28, "W": 29, "N": 30}
+LANGS = ("zh", "en", "both")
+
+
+def _type_name(value: object) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+def _check_fields(obj: object) -> dict:
+    if not isinstance(obj, dict):
+        raise ScoreError("bad_request", f"a score request is a JSON object, got {_type_name(obj)}")
+    unknown = sorted(str(k) for k in obj if k not in KNOWN_FIELDS)
+    if unknown:
+        raise ScoreError(
+            "unknown_field",
+            f"unknown field(s) {', '.join(unknown)}; known: {', '.join(sorted(KNOWN_FIELDS))}",
+        )
+    if "hand" not in obj:
+        raise ScoreError("missing_field", "the request has no 'hand'")
+    if not isinstance(obj["hand"], str):
+        raise ScoreError("bad_type", f"'hand' must be a string, got {_type_name(obj['hand'])}")
+    return obj
+
+
+def _flag(obj: dict, name: str) -> bool:
+    value = obj.get(name, False)
+    if not isinstance(value, bool):
+        raise ScoreError("bad_type", f"'{name}' must be true or false, got {value!r}")
+    return value
+
+
+def _wind(obj: dict, name: str) -> int:
+    value = obj.get(name, "E")
+    if not isinstance(value, str) or value not in WINDS:
+        raise ScoreError("bad_wind", f"'{name}' must be one of E, S, W, N, got {value!r}")
+    return WINDS[value]
+
+
+def _flowers(obj: dict) -> int:
+    value = obj.get("flowers", 0)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ScoreError("bad_type", f"'flowers' must be a whole number 0-8, got {value!r}")
+    if not 0 <= value <= 8:
+        raise ScoreError("bad_flowers", f"'flowers' must be 0-8 (there are 8 flowers), got {value}")
+    return value
+
+
+def situation_from(obj: dict) -> Situation:
+    """The Situation of a request's flags, types checked (no hand checks)."""
+    return Situation(
+        flowers=_flowers(obj),
+        self_drawn=_flag(obj, "self_drawn"),
+        fourth_tile=_flag(obj, "fourth_tile"),
+        kong=_flag(obj, "kong"),
+        last_tile=_flag(obj, "last_tile"),
+        seat_wind=_wind(obj, "seat_wind"),
+        round_wind=_wind(obj, "round_wind"),
+    )
+
+
+def check_situation(hand: Hand, sit: Situation) -> Situation:
+    """Reject contradictory flags for this hand; return it with implied flags set."""
+    win = hand.winning_tile
+    if win is None:
+        raise ScoreError("no_winning_tile", "a hand to score needs its winning tile last")
+    name = tile_name(win)
+    in_melds = sum(m.tiles.count(win) for m in hand.melds if not m.concealed)
+    in_hidden = hand.concealed.count(win) + sum(
+        m.tiles.count(win) for m in hand.melds if m.concealed
+    )
+    if sit.kong and sit.last_tile:
+        what = "杠上开花 and 妙手回春" if sit.self_drawn else "抢杠和 and 海底捞月"
+        raise ScoreError(
+            "contradictory_flags",
+            f"'kong' and 'last_tile' cannot both be set ({what}): no kong is made on "
+            "the last tile of the wall, and a robbed kong is not a discard",
+        )
+    if sit.kong and sit.self_drawn and not any(m.kind is MeldKind.KONG for m in hand.melds):
+        raise ScoreError(
+            "contradictory_flags",
+            "'kong' on a self-draw means out on a kong replacement (杠上开花), "
+            "but the hand has no kong",
+        )
+    if sit.kong and not sit.self_drawn and in_melds + in_hidden:
+        raise ScoreError(
+            "contradictory_flags",
+            f"'kong' on a discard means robbing a kong (抢杠和) of {name}: the other three "
+            f"{name} are in the robbed player's pung, yet the hand holds "
+            f"{in_melds + in_hidden} more",
+        )
+    if sit.fourth_tile and in_hidden:
+        raise ScoreError(
+            "contradictory_flags",
+            f"'fourth_tile' (和绝张) needs the three other {name} shown on the table, "
+            f"but the hand holds {in_hidden} concealed",
+        )
+    if in_melds == 3 and not sit.fourth_tile:
+        sit = replace(sit, fourth_tile=True)
+    return sit
+
+
+def parse_request(obj: dict) -> tuple[Hand, Situation]:
+    """Validate a score request; the hand and situation to score, or ScoreError."""
+    obj = _check_fields(obj)
+    sit = situation_from(obj)
+    hand = parse_hand(obj["hand"])
+    return hand, check_situation(hand, sit)
+
+
+def request_lang(obj: dict) -> str:
+    lang = obj.get("lang", "both")
+    if lang not in LANGS:
+        raise ScoreError("bad_lang", f"'lang' must be zh, en or both, got {lang!r}")
+    return lang
+
+
+def response(hand: Hand, sit: Situation, lang: str = "both") -> dict[str, Any]:
+    """Score a validated hand; the contract response plus the extensions."""
+    from scorer.engine import score
+    from scorer.explain import format_table
+    from scorer.payments import payments
+
+    result = score(hand, sit)
+    out = result.to_json()
+    out["payments"] = payments(result.total, sit.self_drawn)
+    out["hand"] = format_hand(normalized(hand))
+    out["situation"] = situation_json(sit)
+    out["explanation"] = format_table(result, lang=lang)
+    return out
+
+
+def situation_json(sit: Situation) -> dict[str, Any]:
+    """The flags as scored (implied ones included), in request form."""
+    letters = {v: k for k, v in WINDS.items()}
+    return {
+        "flowers": sit.flowers,
+        "self_drawn": sit.self_drawn,
+        "fourth_tile": sit.fourth_tile,
+        "kong": sit.kong,
+        "last_tile": sit.last_tile,
+        "seat_wind": letters[sit.seat_wind],
+        "round_wind": letters[sit.round_wind],
+    }
+
+
+def score_request(obj: dict) -> dict[str, Any]:
+    """Validate and score one request; raises ScoreError for anything unscorable."""
+    hand, sit = parse_request(obj)
+    out = response(hand, sit, request_lang(obj))
+    if "id" in obj:
+        out["id"] = obj["id"]
+    return out
+
+
+def error_response(exc: ScoreError, request: object = None) -> dict[str, Any]:
+    """The contract error object; echoes the request's `id` when it has one."""
+    out: dict[str, Any] = exc.to_json()
+    if isinstance(request, dict) and "id" in request:
+        out["id"] = request["id"]
+    return out
+
+
+# -- referee check ---------------------------------------------------------------
+
+_COUNT_SUFFIX = re.compile(r"^(.*?)\s*[x×X*]\s*(\d+)$")
+
+
+def parse_claim(text: str) -> dict[int, int]:
+    """A claimed fan list `清一色,平和,幺九刻*2` / `22,63` -> {fan id: count}."""
+    from scorer.fans import FANS, fan_by_name
+
+    if not isinstance(text, str):
+        raise ScoreError("bad_type", f"a claim is a string of fan names, got {_type_name(text)}")
+    claimed: dict[int, int] = {}
+    for raw in re.split(r"[,，、;；]", text):
+        item = raw.strip()
+        if not item:
+            continue
+        count = 1
+        m = _COUNT_SUFFIX.match(item)
+        if m and m.group(1):
+            item, count = m.group(1).strip(), int(m.group(2))
+        if item.isdigit():
+            fan_id = int(item)
+            if fan_id not in FANS:
+                raise ScoreError("unknown_fan", f"there is no fan number {fan_id} (1-81)")
+        else:
+            try:
+                fan_id = fan_by_name(item).id
+            except KeyError:
+                raise ScoreError("unknown_fan", f"unknown fan name '{item}'") from None
+        if count < 1:
+            raise ScoreError("bad_claim", f"'{raw.strip()}': a fan is counted at least once")
+        claimed[fan_id] = claimed.get(fan_id, 0) + count
+    if not claimed:
+        raise ScoreError("bad_claim", "the claim names no fan")
+    return claimed
+
+
+def _fan_entry(fan_id: int, count: int) -> dict[str, Any]:
+    from scorer.fans import FANS
+
+    fan = FANS[fan_id]
+    return {
+        "id": fan.id,
+        "name_zh": fan.name_zh,
+        "name_en": fan.name_en,
+        "points": fan.points,
+        "count": count,
+    }
+
+
+def check_claim(obj: dict, claim: str | None = None, total: int | None = None) -> dict[str, Any]:
+    """Referee check of a claimed fan list or total against the correct score.
+
+    `missing`: fans the hand has but the claim lacks; `extra`: claimed fans the
+    hand does not score (with the reason when the engine excluded them);
+    `miscounted`: right fan, wrong count (`claimed` vs `count`).
+    """
+    if (claim is None) == (total is None):
+        raise ScoreError("bad_arguments", "give either a claimed fan list or a claimed total")
+    resp = score_request(obj)
+    right = {f["id"]: f["count"] for f in resp["fans"]}
+    out: dict[str, Any] = {
+        "hand": resp["hand"],
+        "total": resp["total"],
+        "meets_minimum": resp["meets_minimum"],
+        "fans": resp["fans"],
+    }
+    if total is not None:
+        if isinstance(total, bool) or not isinstance(total, int):
+            raise ScoreError("bad_type", f"a claimed total is a whole number, got {total!r}")
+        out["claimed_total"] = total
+        out["correct"] = total == resp["total"]
+        return out
+    claimed = parse_claim(claim)  # type: ignore[arg-type]
+    reasons = {e["id"]: e["reason"] for e in resp.get("excluded", [])}
+    extra = []
+    for i in sorted(set(claimed) - set(right)):
+        entry = _fan_entry(i, claimed[i])
+        if i in reasons:
+            entry["reason"] = reasons[i]
+        extra.append(entry)
+    out["missing"] = [_fan_entry(i, right[i]) for i in sorted(set(right) - set(claimed))]
+    out["extra"] = extra
+    out["miscounted"] = [
+        {**_fan_entry(i, right[i]), "claimed": claimed[i]}
+        for i in sorted(set(right) & set(claimed))
+        if right[i] != claimed[i]
+    ]
+    out["claimed_total"] = sum(_fan_entry(i, n)["points"] * n for i, n in claimed.items())
+    out["correct"] = not (out["missing"] or out["extra"] or out["miscounted"])
+    return out
+
+
+# -- waits -------------------------------------------------------------------------
+
+
+def waits_report(obj: dict) -> dict[str, Any]:
+    """Every winning tile of a 13-tile hand, scored on a discard and on a self-draw.
+
+    The flags apply to every winning tile where they can: `fourth_tile` is
+    dropped for a tile of which the hand conceals a copy (it cannot be the
+    last one) and set for a tile of which three copies are shown in the
+    melds; `kong` or `last_tile` that contradict a tile or a way of winning
+    give that entry an `error` instead of a score.
+    """
+    from scorer.engine import score
+    from scorer.waits import winning_tiles
+
+    obj = _check_fields(obj)
+    base = situation_from(obj)
+    hand13 = parse_hand(obj["hand"], waiting=True)
+    waits = []
+    for tile in winning_tiles(hand13):
+        hand = Hand(hand13.melds, hand13.concealed, tile)
+        entry: dict[str, Any] = {"tile": tile_name(tile)}
+        for key, self_drawn in (("discard", False), ("self_drawn", True)):
+            sit = replace(base, self_drawn=self_drawn)
+            if sit.fourth_tile and tile in hand13.concealed:
+                sit = replace(sit, fourth_tile=False)
+            try:
+                sit = check_situation(hand, sit)
+                result = score(hand, sit).to_json()
+                entry[key] = {
+                    "total": result["total"],
+                    "meets_minimum": result["meets_minimum"],
+                    "fans": [
+                        {k: f[k] for k in ("id", "name_zh", "name_en", "points", "count")}
+                        for f in result["fans"]
+                    ],
+                }
+            except ScoreError as exc:
+                entry[key] = exc.to_json()
+        waits.append(entry)
+    out = {"hand": format_hand(normalized(hand13)), "waiting": bool(waits), "waits": waits}
+    if "id" in obj:
+        out["id"] = obj["id"]
+    return out

@@ -1,0 +1,117 @@
+"""The /game blueprint through Flask's test client (a bare app, no page shell)."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+
+from webui.game_views import bp
+
+
+@pytest.fixture
+def client(tmp_path):
+    app = Flask(__name__)
+    app.config["MCR_DB"] = str(tmp_path / "web.sqlite3")
+    app.register_blueprint(bp)
+    return app.test_client()
+
+
+P = ["Ann", "Bo", "Cy", "Di"]
+
+
+def new_game(client, **extra) -> int:
+    res = client.post("/game/api/games", json={"players": P, **extra})
+    assert res.status_code == 201, res.get_json()
+    return res.get_json()["id"]
+
+
+def test_record_a_hand_in_one_post(client):
+    gid = new_game(client)
+    res = client.post(f"/game/api/{gid}/hands", json={
+        "result": "win", "winner": "Ann", "self_drawn": True, "fans": 24,
+        "hand": "[123p,1][345s,2][999s,3]6m6pEW1m", "who": "table 3",
+        "expected_number": 1})
+    assert res.status_code == 201
+    body = res.get_json()
+    assert body["number"] == 1
+    assert body["sheet"]["scores"] == {"Ann": 596, "Bo": 468, "Cy": 468, "Di": 468}
+    assert body["sheet"]["hands"][0]["hand"].startswith("[123p")
+    # the same tap again is refused instead of recorded twice
+    again = client.post(f"/game/api/{gid}/hands", json={
+        "result": "win", "winner": "Ann", "self_drawn": True, "fans": 24, "expected_number": 1})
+    assert again.status_code == 409
+    assert "already recorded" in again.get_json()["error"]["message"]
+
+
+def test_record_by_seat_wind_and_next_seating(client):
+    gid = new_game(client)
+    sheet = client.get(f"/game/api/{gid}").get_json()
+    assert sheet["next"] == {"number": 1, "round_wind": "E", "dealer": "Ann",
+                             "seat_winds": {"Ann": "E", "Bo": "S", "Cy": "W", "Di": "N"}}
+    res = client.post(f"/game/api/{gid}/hands", json={
+        "result": "win", "winner_seat": "S", "discarder_seat": "E", "fans": 8})
+    assert res.status_code == 201
+    h = res.get_json()["sheet"]["hands"][0]
+    assert (h["winner"], h["discarder"]) == ("Bo", "Ann")
+
+
+def test_bad_input_gets_json_errors(client):
+    gid = new_game(client)
+    res = client.post(f"/game/api/{gid}/hands", json={"result": "win", "winner": "Zed",
+                                                      "self_drawn": True, "fans": 8})
+    assert res.status_code == 400
+    assert res.get_json()["error"]["code"] == "unknown_player"
+    res = client.post(f"/game/api/{gid}/hands", data="nonsense", content_type="text/plain")
+    assert res.status_code == 400 and "JSON" in res.get_json()["error"]["message"]
+    assert client.get("/game/api/999").status_code == 404
+    res = client.post("/game/api/games", json={"players": ["a", "a", "b", "c"]})
+    assert res.status_code == 400 and res.get_json()["error"]["code"] == "duplicate_player"
+    assert client.post(f"/game/api/{gid}/undo").status_code == 400
+
+
+def test_edit_undo_audit_csv_and_rankings(client):
+    gid = new_game(client, tournament="cup", teams={"Ann": "Red", "Bo": "Red"})
+    client.post(f"/game/api/{gid}/hands", json={"result": "draw"})
+    client.post(f"/game/api/{gid}/hands", json={"result": "draw"})
+    res = client.put(f"/game/api/{gid}/hands/1", json={
+        "result": "win", "winner": "Cy", "discarder": "Di", "fans": 16, "who": "ref"})
+    assert res.status_code == 200
+    assert res.get_json()["sheet"]["scores"]["Cy"] == 500 + 24 + 8 + 8
+    assert client.put(f"/game/api/{gid}/hands/9", json={"result": "draw"}).status_code == 404
+    res = client.post(f"/game/api/{gid}/undo", json={"who": "ref"})
+    assert res.status_code == 200 and len(res.get_json()["sheet"]["hands"]) == 1
+    audit = client.get(f"/game/api/{gid}/audit").get_json()
+    assert [a["action"] for a in audit] == ["create", "record", "record", "edit", "undo"]
+    assert audit[3]["who"] == "ref" and audit[3]["old"] == {"result": "draw"}
+    csv = client.get(f"/game/api/{gid}/sheet.csv")
+    assert csv.status_code == 200 and csv.mimetype == "text/csv"
+    assert csv.get_data(as_text=True).startswith("hand,round_wind,dealer,result")
+    ranks = client.get("/game/api/rankings?tournament=cup").get_json()
+    assert ranks["players"][0]["name"] == "Cy"
+    assert {t["name"] for t in ranks["teams"]} == {"Red"}
+    assert client.get("/game/api/rankings.csv?tournament=cup&teams=1").status_code == 200
+
+
+def test_pages_render(client):
+    gid = new_game(client, name="Final")
+    client.post(f"/game/api/{gid}/hands", json={"result": "win", "winner": "Di",
+                                                "self_drawn": True, "fans": 8})
+    index = client.get("/game/")
+    assert index.status_code == 200 and "Ann, Bo, Cy, Di" in index.get_data(as_text=True)
+    page = client.get(f"/game/{gid}")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and "Final" in html and "MCRGame.initSheet" in html
+    assert client.get("/game/999").status_code == 404
+    ranks = client.get("/game/rankings").get_data(as_text=True)
+    assert "Di" in ranks and "标准分" in ranks
+    assert client.get("/game/static/game.js").status_code == 200
+    assert client.get("/game/static/game.css").status_code == 200
+
+
+def test_game_penalty(client):
+    gid = new_game(client)
+    res = client.post(f"/game/api/{gid}/penalties", json={
+        "player": "Bo", "kind": "deduction", "points": 10, "who": "ref"})
+    assert res.status_code == 201 and res.get_json()["scores"]["Bo"] == 490
+    res = client.post(f"/game/api/{gid}/penalties", json={"player": "Bo", "kind": "nap"})
+    assert res.status_code == 400 and res.get_json()["error"]["code"] == "bad_penalty"

@@ -1,0 +1,82 @@
+"""Classifier: crop geometry, output contract and accuracy on real labelled tiles."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets.cmdv4 import default_root, load_split
+from scorer.tiles import CODES
+from vision.classify import DEFAULT_MODEL, INPUT, Classifier, cut
+from vision.types import Detection, TileRead
+
+
+@pytest.fixture(scope="module")
+def classifier() -> Classifier:
+    return Classifier()
+
+
+def test_bundled_model_exists_and_is_small() -> None:
+    assert DEFAULT_MODEL.is_file()
+    assert DEFAULT_MODEL.stat().st_size <= 20 * 1024 * 1024
+
+
+def test_cut_turns_wide_boxes_upright() -> None:
+    img = np.zeros((100, 200, 3), np.uint8)
+    img[:, :100] = (0, 0, 255)  # left half red
+    img[:, 100:] = (255, 0, 0)  # right half blue
+    crop = cut(img, (40.0, 30.0, 160.0, 70.0))  # wide: 120 x 40
+    assert crop.shape == (INPUT, INPUT, 3)
+    # turned a quarter counter-clockwise: the left (red) part is now at the bottom
+    assert crop[-5, INPUT // 2, 2] == 255 and crop[5, INPUT // 2, 0] == 255
+    tall = cut(img, (90.0, 0.0, 110.0, 100.0))
+    assert tall[INPUT // 2, 2, 2] == 255 and tall[INPUT // 2, -3, 0] == 255
+
+
+def test_cut_clamps_boxes_outside_the_image() -> None:
+    img = np.full((50, 50, 3), 7, np.uint8)
+    assert cut(img, (-20.0, -20.0, 10.0, 80.0)).shape == (INPUT, INPUT, 3)
+    assert cut(img, (49.5, 49.5, 60.0, 60.0)).shape == (INPUT, INPUT, 3)
+
+
+def test_output_contract(classifier: Classifier) -> None:
+    rng = np.random.default_rng(1)
+    img = rng.integers(0, 255, (240, 320, 3), dtype=np.uint8)
+    dets = [Detection((10, 10, 50, 60), 0.9), Detection((100, 100, 180, 140), 0.8)]
+    reads = classifier(img, dets)
+    assert len(reads) == 2 and all(isinstance(r, TileRead) for r in reads)
+    for r, d in zip(reads, dets, strict=True):
+        assert r.detection is d
+        assert r.probs.shape == (len(CODES),)
+        assert r.probs.sum() == pytest.approx(1.0, abs=1e-4)
+        assert r.chosen == CODES[int(r.probs.argmax())]
+    assert classifier(img, []) == []
+
+
+def test_bad_input_raises_value_error(classifier: Classifier) -> None:
+    with pytest.raises(ValueError):
+        classifier(np.zeros((10, 10, 3), np.float64), [Detection((0, 0, 5, 5), 1.0)])
+    with pytest.raises(ValueError):
+        classifier([[1, 2, 3]], [])
+
+
+def test_missing_model_is_a_clear_error(tmp_path) -> None:
+    with pytest.raises(FileNotFoundError):
+        Classifier(tmp_path / "none.onnx")
+
+
+@pytest.mark.dataset
+def test_reads_labelled_tiles_of_real_hand_photos(classifier: Classifier) -> None:
+    if not (default_root() / "valid").is_dir():
+        pytest.skip("cmd-v4 not found at ../shared/datasets (set MCR_DATASETS)")
+    hands = [s for s in load_split("valid") if s.image_path.name.startswith("hand_")][:6]
+    right = total = 0
+    for s in hands:
+        img = cv2.imread(str(s.image_path))
+        h, w = img.shape[:2]
+        dets = [Detection((b[0] * w, b[1] * h, b[2] * w, b[3] * h), 1.0) for b in s.boxes]
+        for r, code in zip(classifier(img, dets), s.codes, strict=True):
+            total += 1
+            right += r.chosen == code
+    assert right / total >= 0.9

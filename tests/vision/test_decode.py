@@ -1,0 +1,123 @@
+"""Rule-aware decoding: legal hands from uncertain tile reads, overrides marked."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from scorer.notation import parse_hand
+from scorer.tiles import CODES
+from tests.vision.layout_fixtures import GAP, full_layout, probs_for, reads_for, row, simple_layout
+from vision.decode import decode
+from vision.layout import read_layout
+from vision.types import Detection, Group, Layout, TileRead
+
+
+def _run(tiles, seconds=None):
+    reads = reads_for(tiles, seconds=seconds)
+    layout = read_layout(reads)
+    return reads, decode(reads, layout)
+
+
+def test_clean_reads_give_the_hand() -> None:
+    reads, result = _run(full_layout())
+    assert result.notation == "[345s,2][999m,3][EEEE,6][7777p]CC"
+    assert parse_hand(result.notation) == result.hand
+    assert not any(r.overridden for r in reads)
+    assert result.drop == 0.0
+    backs = [r.chosen for r in reads if r.chosen == "back"]
+    assert len(backs) == 2
+
+
+def test_fifth_copy_is_fixed_by_the_second_guess() -> None:
+    # five 9s: one read as 9s is really 8s (its second guess); 7 8 9 needs the 8s too
+    tiles = row(
+        ["1m", "1m", "1m", "7s", "8s", "9s", "9s", "9s", "9s", "2p", "2p", "E", "E", GAP, "E"],
+        y=300,
+    )
+    seconds = {4: ("9s", "8s")}
+    reads, result = _run(tiles, seconds)
+    assert result.notation is not None
+    assert result.hand.all_tiles.count(CODES.index("9s")) <= 4
+    assert reads[4].chosen == "8s" and reads[4].overridden
+    assert sum(r.overridden for r in reads) == 1
+
+
+def test_non_chow_meld_is_fixed() -> None:
+    # the 6m of the chow looks like an 8m: 5-8-7 is no meld, 5-6-7 is
+    seconds = {9: ("8m", "6m")}
+    reads, result = _run(simple_layout(), seconds)
+    assert result.notation == "[567m,1][222p,1]67p34599s8p"
+    assert reads[9].chosen == "6m" and reads[9].overridden
+    assert [i for i, r in enumerate(reads) if r.overridden] == [9]
+
+
+def test_incomplete_hand_is_completed_when_cheap() -> None:
+    # 3s read as 2s with 3s second: 2s4s5s is no set, 3s4s5s completes the hand
+    reads, result = _run(simple_layout(), {0: ("2s", "3s")})
+    assert result.notation == "[567m,1][222p,1]67p34599s8p"
+    assert reads[0].overridden
+
+
+def test_hopeless_reads_keep_first_guesses_and_no_hand() -> None:
+    seconds = {0: ("E", "W"), 1: ("N", "C"), 2: ("1p", "9p")}
+    reads, result = _run(simple_layout(), seconds)
+    assert result.hand is None and result.notation is None
+    assert result.warnings
+    assert [r.chosen for r in reads[:3]] == ["E", "N", "1p"]
+    assert not any(r.overridden for r in reads)
+
+
+def test_wrong_tile_count_is_explained() -> None:
+    tiles = row(["1m", "2m", "3m", "5p", GAP, "5p"], y=300)
+    _, result = _run(tiles)
+    assert result.hand is None
+    assert "needs 14" in result.warnings[0]
+
+
+def test_seven_pairs_and_thirteen_orphans() -> None:
+    pairs = row(
+        ["1m", "1m", "3p", "3p", "5s", "5s", "E", "E", "C", "C", "9s", "9s", "2m", GAP, "2m"], y=300
+    )
+    hand = _run(pairs)[1].hand
+    assert hand is not None and len(hand.concealed) == 13 and hand.winning_tile == 1
+    orphans = row(
+        ["1m", "9m", "1p", "9p", "1s", "9s", "E", "S", "W", "N", "C", "F", "P", GAP, "P"], y=300
+    )
+    assert _run(orphans)[1].hand is not None
+
+
+def test_concealed_kong_kind_from_its_face_up_tiles() -> None:
+    tiles = row(["back", "3p", "3p", "back"], y=100) + row(
+        ["1m", "2m", "3m", "4s", "5s", "6s", "E", "E", "E", "N", GAP, "N"], y=300
+    )
+    reads, result = _run(tiles, {1: ("2p", "3p")})  # one face-up tile misread
+    assert result.notation == "[3333p]123m456sEEENN"
+    assert reads[1].chosen == "3p" and reads[1].overridden
+
+
+def test_unknown_groups_give_no_hand() -> None:
+    reads = [TileRead(Detection((0, 0, 30, 40), 0.9), probs_for("1m"))]
+    result = decode(reads, Layout(groups=[Group(role="unknown", tiles=[0])]))
+    assert result.hand is None and result.warnings
+
+
+def test_decoding_is_fast_even_when_hopeless() -> None:
+    rng = np.random.default_rng(0)
+    tiles = row([CODES[k] for k in rng.integers(0, 34, 13)] + [GAP, "E"], y=300)
+    reads = reads_for(tiles)
+    for r in reads:  # flat, uncertain reads: many near-equal assignments
+        p = rng.dirichlet(np.ones(43) * 0.5)
+        r.probs = p
+    layout = read_layout(reads)
+    start = time.perf_counter()
+    decode(reads, layout)
+    assert time.perf_counter() - start < 1.0
+
+
+def test_waiting_hand_lists_its_waits() -> None:
+    tiles = row(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E", "2s"], y=300)
+    _, result = _run(tiles)
+    assert result.hand is None
+    assert [CODES[t] for t in result.waits] == ["2s"]

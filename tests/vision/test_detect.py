@@ -1,0 +1,103 @@
+"""Detector: decoding, input checks and the bundled model on drawn and real photos."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets.cmdv4 import default_root, load_split
+from vision.detect import DEFAULT_MODEL, STRIDE, Detector, check_image, decode, nms, prepare
+from vision.types import Detection
+
+
+def _iou(a, b) -> float:
+    x1, y1 = max(a[0], b[0]), max(a[1], b[1])
+    x2, y2 = min(a[2], b[2]), min(a[3], b[3])
+    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
+    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+
+@pytest.fixture(scope="module")
+def detector() -> Detector:
+    return Detector()
+
+
+def test_bundled_model_exists_and_is_small() -> None:
+    assert DEFAULT_MODEL.is_file()
+    assert DEFAULT_MODEL.stat().st_size <= 20 * 1024 * 1024
+
+
+def test_prepare_pads_to_32_and_scales_long_side() -> None:
+    x, scale = prepare(np.zeros((3000, 4000, 3), np.uint8))
+    assert x.shape == (1, 3, 384, 512)
+    assert scale == pytest.approx(512 / 4000)
+
+
+def test_decode_one_peak_gives_its_box() -> None:
+    out = np.full((1, 5, 32, 32), -10.0, np.float32)
+    out[0, 0, 10, 20] = 5.0  # centre cell (x=20, y=10)
+    out[0, 1, 10, 20] = np.log(8)  # 8 cells wide = 32 px
+    out[0, 2, 10, 20] = np.log(10)  # 40 px high
+    out[0, 3:5, 10, 20] = 0.0  # offset 0.5 cell
+    dets = decode(out, scale=0.5, shape=(256, 256))
+    assert len(dets) == 1
+    cx, cy = (20.5 * STRIDE) / 0.5, (10.5 * STRIDE) / 0.5
+    assert dets[0].box == pytest.approx((cx - 32, cy - 40, cx + 32, cy + 40), abs=1e-3)
+    assert 0.99 < dets[0].score <= 1.0
+
+
+def test_nms_drops_overlaps() -> None:
+    boxes = np.array([[0, 0, 10, 10], [1, 1, 11, 11], [20, 20, 30, 30]], np.float32)
+    assert nms(boxes, np.array([0.9, 0.8, 0.7], np.float32), 0.5) == [0, 2]
+
+
+def test_bad_images_raise_value_error(detector: Detector) -> None:
+    for bad in (
+        None,
+        "photo.jpg",
+        np.zeros((4, 4, 3), np.uint8),
+        np.zeros((50, 50, 3), np.float32),
+    ):
+        with pytest.raises(ValueError):
+            detector(bad)
+    assert check_image(np.zeros((20, 20), np.uint8)).shape == (20, 20, 3)
+
+
+def test_missing_model_is_a_clear_error(tmp_path) -> None:
+    with pytest.raises(FileNotFoundError):
+        Detector(tmp_path / "none.onnx")
+
+
+def test_blank_table_has_no_tiles(detector: Detector) -> None:
+    img = np.zeros((480, 640, 3), np.uint8)
+    img[:] = (40, 110, 30)
+    assert detector(img) == []
+
+
+def test_output_contract_on_any_size(detector: Detector) -> None:
+    rng = np.random.default_rng(0)
+    img = rng.integers(0, 255, (301, 777, 3), dtype=np.uint8)
+    dets = detector(img)
+    assert all(isinstance(d, Detection) for d in dets)
+    for d in dets:
+        x1, y1, x2, y2 = d.box
+        assert 0 <= x1 < x2 <= 777 and 0 <= y1 < y2 <= 301
+        assert 0 <= d.score <= 1
+
+
+@pytest.mark.dataset
+def test_finds_the_tiles_of_a_real_hand_photo(detector: Detector) -> None:
+    if not (default_root() / "valid").is_dir():
+        pytest.skip("cmd-v4 not found at ../shared/datasets (set MCR_DATASETS)")
+    hands = [s for s in load_split("valid") if s.image_path.name.startswith("hand_")][:3]
+    found = total = 0
+    for s in hands:
+        img = cv2.imread(str(s.image_path))
+        h, w = img.shape[:2]
+        dets = detector(img)
+        for b in s.boxes:
+            gt = (b[0] * w, b[1] * h, b[2] * w, b[3] * h)
+            total += 1
+            found += any(_iou(d.box, gt) >= 0.5 for d in dets)
+    assert found / total >= 0.9

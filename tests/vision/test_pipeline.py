@@ -1,0 +1,164 @@
+"""The whole recognition pipeline with stand-in models, and with the real ones when present."""
+
+from __future__ import annotations
+
+import json
+import struct
+import threading
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.layout_fixtures import full_layout, probs_for, turn
+from vision import recognize
+from vision.errors import PhotoError
+from vision.pipeline import recognize_path
+from vision.types import Detection, TileRead
+
+MODELS = Path(__file__).resolve().parents[2] / "models"
+
+
+class FakeModels:
+    """Detector and classifier that report a known layout, turned like the photo."""
+
+    def __init__(self, tiles, rotation: int = 0, expect_shape=None, offset=(0.0, 0.0)):
+        self.tiles = tiles
+        self.rotation = rotation
+        self.expect_shape = expect_shape
+        self.offset = offset
+
+    def detector(self, image: np.ndarray) -> list[Detection]:
+        if self.expect_shape is not None:
+            assert image.shape[:2] == self.expect_shape
+        dx, dy = self.offset
+        out = []
+        for _, box in self.tiles:
+            x1, y1, x2, y2 = turn(box, self.rotation)
+            out.append(Detection((x1 + dx, y1 + dy, x2 + dx, y2 + dy), 0.95))
+        return out
+
+    def classifier(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]:
+        assert len(detections) == len(self.tiles)
+        return [
+            TileRead(d, probs_for(code))
+            for d, (code, _) in zip(detections, self.tiles, strict=True)
+        ]
+
+
+def _png(w: int, h: int) -> bytes:
+    ok, buf = cv2.imencode(".png", np.full((h, w, 3), 90, np.uint8))
+    assert ok
+    return buf.tobytes()
+
+
+def test_recognize_gives_the_contract_object() -> None:
+    fake = FakeModels(full_layout(), offset=(20, 20))
+    out = recognize(_png(900, 400), "table.png", fake.detector, fake.classifier)
+    json.dumps(out)  # plain JSON data all through
+    assert out["image"] == "table.png"
+    assert out["hand"] == "[345s,2][999m,3][EEEE,6][7777p]CC"
+    assert out["size"] == {"width": 900, "height": 400}
+    assert len(out["tiles"]) == len(full_layout())
+    tile = out["tiles"][0]
+    assert set(tile) >= {
+        "tile",
+        "box",
+        "confidence",
+        "sideways",
+        "face_down",
+        "group",
+        "overridden",
+        "alternatives",
+    }
+    assert tile["tile"] == "3s" and tile["box"] == [20.0, 100.0, 50.0, 140.0]
+    assert 0.0 <= tile["confidence"] <= 1.0 and len(tile["alternatives"]) == 3
+    assert out["tiles"][1]["sideways"] is True
+    assert sum(t["face_down"] for t in out["tiles"]) == 2
+    assert out["winning_tile"] == "C"
+    assert out["flowers"] == {"count": 2, "tiles": ["1f", "6f"]}
+    kinds = [(m["kind"], m["notation"], m["giver"]) for m in out["melds"]]
+    assert kinds == [
+        ("chow", "[345s,2]", None),
+        ("pung", "[999m,3]", "right"),
+        ("kong", "[EEEE,6]", "opposite"),
+        ("kong", "[7777p]", None),
+    ]
+    assert out["warnings"] == [] and out["uncertain"] == []
+
+
+def test_exif_turned_photo_gives_upright_boxes() -> None:
+    ok, buf = cv2.imencode(".jpg", np.full((500, 1000, 3), 90, np.uint8))
+    data = buf.tobytes()
+    ifd = struct.pack(">H", 1) + struct.pack(">HHIHH", 0x0112, 3, 1, 6, 0)
+    payload = b"Exif\x00\x00MM\x00*" + struct.pack(">I", 8) + ifd + struct.pack(">I", 0)
+    data = data[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + data[2:]
+    fake = FakeModels(full_layout(), rotation=90, expect_shape=(1000, 500))
+    fake.offset = (-4600, 20)  # the turned boxes lie near x=5000: bring them into the photo
+    out = recognize(data, "turned.jpg", fake.detector, fake.classifier)
+    assert out["size"] == {"width": 500, "height": 1000}
+    assert out["rotation"] == 90
+    assert out["hand"] == "[345s,2][999m,3][EEEE,6][7777p]CC"
+
+
+def test_photo_without_tiles() -> None:
+    out = recognize(_png(64, 64), "empty.png", lambda image: [], lambda image, dets: [])
+    assert out["tiles"] == [] and out["hand"] is None and out["melds"] == []
+    assert any("No tiles" in w for w in out["warnings"])
+
+
+def test_bad_bytes_raise_photo_error() -> None:
+    with pytest.raises(PhotoError) as err:
+        recognize(b"GIF89a not really", "x.gif", lambda i: [], lambda i, d: [])
+    assert err.value.code == "not_an_image"
+
+
+def test_recognize_path_errors(tmp_path: Path) -> None:
+    with pytest.raises(PhotoError) as err:
+        recognize_path(tmp_path / "missing.jpg")
+    assert err.value.code == "unreadable_file"
+    with pytest.raises(PhotoError):
+        recognize_path(tmp_path)
+
+
+def test_concurrent_calls_share_nothing_mutable() -> None:
+    fake = FakeModels(full_layout())
+    data = _png(900, 400)
+    results: list[str | None] = []
+
+    def work() -> None:
+        results.append(recognize(data, "t.png", fake.detector, fake.classifier)["hand"])
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == ["[345s,2][999m,3][EEEE,6][7777p]CC"] * 4
+
+
+@pytest.mark.skipif(
+    not ((MODELS / "detector.onnx").is_file() and (MODELS / "classifier.onnx").is_file()),
+    reason="trained models (models/detector.onnx, models/classifier.onnx) are not present",
+)
+def test_real_models_on_a_plain_photo() -> None:
+    out = recognize(_png(640, 480), "plain.png")
+    json.dumps(out)
+    assert out["size"] == {"width": 640, "height": 480}
+    assert isinstance(out["tiles"], list)
+
+
+def test_face_down_kong_is_left_for_the_person_to_name() -> None:
+    from tests.vision.layout_fixtures import GAP, row
+
+    tiles = row(["back", "back", "back", "back"], y=100) + row(
+        ["1m", "2m", "3m", "4s", "5s", "6s", "E", "E", "E", "N", GAP, "N"], y=300
+    )
+    fake = FakeModels(tiles)
+    out = recognize(_png(600, 400), "kong.png", fake.detector, fake.classifier)
+    assert out["hand"] is None
+    kong = out["melds"][0]
+    assert kong["kind"] == "kong" and kong["tile"] is None and kong["concealed"] is True
+    assert any("face down" in w for w in out["warnings"])
+    assert [t["face_down"] for t in out["tiles"][:4]] == [True] * 4

@@ -1,0 +1,82 @@
+"""A synthetic table photo drawn with OpenCV, and a detector/classifier that know it.
+
+The page's tests run the real recognition pipeline (photo decoding, layout,
+rule-aware decoding) on this picture; only the two learned stages are
+replaced by callables that report the tiles where they were drawn, so the
+tests do not depend on trained models.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import cv2
+import numpy as np
+
+from scorer.tiles import CODES, INDEX
+from vision.types import Detection, TileRead
+
+TILE_W, TILE_H = 60, 80
+
+#: the laid-down hand, left to right: an exposed chow (its claimed tile sideways),
+#: the concealed row, the winning tile set apart, one flower further away
+LAYOUT: list[tuple[str, str]] = [
+    ("2m", "side"), ("3m", "up"), ("4m", "up"), ("", "gap"),
+    ("5p", "up"), ("6p", "up"), ("7p", "up"), ("5p", "up"), ("6p", "up"), ("7p", "up"),
+    ("3s", "up"), ("4s", "up"), ("E", "up"), ("E", "up"), ("", "gap"),
+    ("5s", "up"), ("", "gap"), ("", "gap"), ("1f", "up"),
+]
+HAND = "[234m,1]567567p34sEE5s"
+
+
+def boxes() -> list[tuple[str, tuple[int, int, int, int], bool]]:
+    """(code, box, sideways) for every tile of LAYOUT, in photo pixels."""
+    out = []
+    x, base = 40, 260
+    for code, how in LAYOUT:
+        if how == "gap":
+            x += TILE_W
+            continue
+        if how == "side":
+            out.append((code, (x, base - TILE_W, x + TILE_H, base), True))
+            x += TILE_H + 3
+        else:
+            out.append((code, (x, base - TILE_H, x + TILE_W, base), False))
+            x += TILE_W + 3
+    return out
+
+
+def photo_png() -> bytes:
+    """The photo as PNG bytes: ivory tiles on green cloth, each with its code written on it."""
+    img = np.full((360, 1400, 3), (60, 110, 40), np.uint8)
+    for code, (x1, y1, x2, y2), _ in boxes():
+        cv2.rectangle(img, (x1, y1), (x2, y2), (215, 235, 245), -1)
+        cv2.rectangle(img, (x1, y1), (x2, y2), (90, 120, 140), 2)
+        cv2.putText(img, code, (x1 + 8, (y1 + y2) // 2 + 8), cv2.FONT_HERSHEY_SIMPLEX, 0.8,
+                    (40, 40, 160), 2)
+    ok, buf = cv2.imencode(".png", img)
+    assert ok
+    return buf.tobytes()
+
+
+def fake_detector(image: np.ndarray) -> list[Detection]:
+    return [Detection(box=tuple(map(float, b)), score=0.99, sideways=s) for _, b, s in boxes()]
+
+
+def fake_classifier(image: np.ndarray, detections: list[Detection]) -> list[TileRead]:
+    """Confident reads of the drawn codes, except the sixth, read with low confidence (second guess 9p)."""
+    reads = []
+    for i, ((code, _, _), det) in enumerate(zip(boxes(), detections, strict=True)):
+        p = np.full(len(CODES), 0.02 / (len(CODES) - 2))
+        first = 0.55 if i == 5 else 0.96
+        p[INDEX[code]] = first
+        p[INDEX["9p" if i == 5 else "8p"]] = 1.0 - first - 0.02
+        reads.append(TileRead(detection=det, probs=p, chosen=code))
+    return reads
+
+
+def fake_recognize():
+    """`vision.pipeline.recognize` with the fake learned stages (real decoding, layout)."""
+    from vision.pipeline import recognize
+
+    return partial(recognize, detector=fake_detector, classifier=fake_classifier)

@@ -1,0 +1,93 @@
+"""Tile classifier: what each detected tile is, as 43 probabilities (order of `scorer.tiles.CODES`).
+
+Each box is cut from the full-resolution photo (so small tiles keep their
+detail), stretched to 64x64 and turned upright when wider than tall, exactly
+as `datasets/train_classifier.py` trained it. A tile may still lie upside
+down, so the crop and its 180-degree turn are both classified and their
+probabilities averaged.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.detect import MODEL_DIR, check_image
+from vision.types import Detection, TileRead
+
+INPUT = 64
+MEAN = np.array([0.485, 0.456, 0.406], np.float32) * 255
+STD = np.array([0.229, 0.224, 0.225], np.float32) * 255
+DEFAULT_MODEL = MODEL_DIR / "classifier.onnx"
+
+
+def cut(image: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    """The box's pixels as an upright INPUT x INPUT BGR crop (wide boxes turned 90 degrees)."""
+    h, w = image.shape[:2]
+    x1, y1, x2, y2 = box
+    ix1, iy1 = int(np.clip(round(x1), 0, w - 1)), int(np.clip(round(y1), 0, h - 1))
+    ix2, iy2 = int(np.clip(round(x2), ix1 + 1, w)), int(np.clip(round(y2), iy1 + 1, h))
+    patch = image[iy1:iy2, ix1:ix2]
+    big = patch.shape[0] > INPUT or patch.shape[1] > INPUT
+    crop = cv2.resize(
+        patch, (INPUT, INPUT), interpolation=cv2.INTER_AREA if big else cv2.INTER_LINEAR
+    )
+    if (x2 - x1) > (y2 - y1):
+        crop = np.ascontiguousarray(np.rot90(crop, 1))
+    return crop
+
+
+def to_input(crops: np.ndarray) -> np.ndarray:
+    """(N,64,64,3) BGR uint8 -> normalised (N,3,64,64) RGB float32."""
+    return ((crops[..., ::-1].astype(np.float32) - MEAN) / STD).transpose(0, 3, 1, 2).copy()
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+class Classifier:
+    """Classifies detected tiles; one onnxruntime CPU session per instance."""
+
+    def __init__(self, model_path: str | Path | None = None, flip_average: bool = True):
+        import onnxruntime as ort
+
+        path = Path(model_path) if model_path is not None else DEFAULT_MODEL
+        if not path.is_file():
+            raise FileNotFoundError(f"classifier model not found: {path}")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = 2
+        opts.inter_op_num_threads = 1
+        self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        self.input_name = self.session.get_inputs()[0].name
+        self.flip_average = flip_average
+
+    def probs(self, crops: np.ndarray) -> np.ndarray:
+        """Class probabilities (N,43) of upright crops (N,64,64,3) BGR uint8."""
+        if len(crops) == 0:
+            return np.zeros((0, 43), np.float32)
+        x = to_input(crops)
+        if self.flip_average:
+            x = np.concatenate([x, x[:, :, ::-1, ::-1]])
+        p = softmax(self.session.run(None, {self.input_name: np.ascontiguousarray(x)})[0])
+        if self.flip_average:
+            n = len(crops)
+            p = (p[:n] + p[n:]) / 2
+        return p.astype(np.float32)
+
+    def __call__(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]:
+        """One TileRead per detection, in the same order, `chosen` = most probable code."""
+        from scorer.tiles import CODES
+
+        image = check_image(image)
+        if not detections:
+            return []
+        crops = np.stack([cut(image, d.box) for d in detections])
+        probs = self.probs(crops)
+        return [
+            TileRead(detection=d, probs=p, chosen=CODES[int(p.argmax())])
+            for d, p in zip(detections, probs, strict=True)
+        ]

@@ -1,0 +1,126 @@
+"""`mcr recognize PHOTO...`: read table photos into hands from the command line.
+
+One photo's failure (not an image, unreadable, too large) is reported for
+that photo and the others go on; the exit status is 1 when any failed.
+With `--json` each photo gives one JSON line (CONTRACTS.md "Recognition
+output", or `{"image", "error"}`), so the output can be piped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, TextIO
+
+from scorer.errors import ScoreError
+from vision.errors import ModelError
+
+EXIT_ERROR = 1
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "recognize",
+        help="read table photos into hand notation",
+        description="Find and read the tiles in table photos (JPEG, PNG, WebP) and give the "
+        "hand in the notation of `mcr score`.",
+    )
+    p.add_argument("photos", nargs="+", metavar="PHOTO", help="photo files")
+    p.add_argument("--json", action="store_true", help="one JSON object per photo per line")
+    p.add_argument(
+        "--score", action="store_true", help="also score each recognized hand (flowers counted)"
+    )
+    p.add_argument("--self-drawn", action="store_true", help="with --score: won by self-draw 自摸")
+    p.add_argument("--seat-wind", default="E", help="with --score: seat wind 门风 E/S/W/N (E)")
+    p.add_argument("--round-wind", default="E", help="with --score: prevalent wind 圈风 (E)")
+    p.set_defaults(func=run)
+
+
+def _score(result: dict[str, Any], args: argparse.Namespace) -> dict[str, Any] | None:
+    if not result.get("hand"):
+        return None
+    from scorer.request import error_response, score_request
+
+    request = {
+        "hand": result["hand"],
+        "flowers": min(result["flowers"]["count"], 8),
+        "self_drawn": args.self_drawn,
+        "seat_wind": args.seat_wind,
+        "round_wind": args.round_wind,
+    }
+    try:
+        return score_request(request)
+    except ScoreError as exc:
+        return error_response(exc)
+
+
+def summary(result: dict[str, Any]) -> str:
+    """A readable account of one recognition result."""
+    lines = [
+        f"{result['image']}: {len(result['tiles'])} tiles"
+        + (f" (photo turned {result['rotation']}°)" if result.get("rotation") else "")
+    ]
+    lines.append(f"  hand: {result['hand'] or '(not a complete hand)'}")
+    for meld in result["melds"]:
+        what = meld["notation"] or "concealed kong, face down: name its tile"
+        if meld["giver"]:
+            what += f"  (claimed from the {meld['giver']})"
+        lines.append(f"  meld: {what}")
+    if result["winning_tile"]:
+        lines.append(f"  winning tile: {result['winning_tile']}")
+    if result["flowers"]["count"]:
+        lines.append(
+            f"  flowers: {result['flowers']['count']} ({' '.join(result['flowers']['tiles'])})"
+        )
+    if result.get("waits") is not None:
+        lines.append(f"  waiting for: {' '.join(result['waits']) or '(nothing)'}")
+    changed = [t for t in result["tiles"] if t["overridden"]]
+    if changed:
+        read = ", ".join(
+            f"{t['tile']} (looked like {t['alternatives'][0]['tile']})" for t in changed
+        )
+        lines.append(f"  check: {read}")
+    if not result["hand"]:
+        first = " ".join(t["tile"] for t in result["tiles"])
+        if first:
+            lines.append(f"  tiles read: {first}")
+    lines.extend(f"  warning: {w}" for w in result["warnings"])
+    score = result.get("score")
+    if score and "error" in score:
+        lines.append(f"  score: {score['error']['message']}")
+    elif score:
+        fans = ", ".join(
+            f"{f['name_en']} {f['points']}" + (f"x{f['count']}" if f["count"] > 1 else "")
+            for f in score["fans"]
+        )
+        lines.append(f"  score: {score['total']} fan ({fans})")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    from vision.pipeline import recognize_path
+
+    out = out or sys.stdout
+    err = err or sys.stderr
+    status = 0
+    for path in args.photos:
+        try:
+            result = recognize_path(path)
+        except ModelError as exc:
+            print(f"mcr recognize: {exc.message}", file=err)
+            return EXIT_ERROR
+        except ScoreError as exc:
+            status = EXIT_ERROR
+            if args.json:
+                print(json.dumps({"image": path, **exc.to_json()}, ensure_ascii=False), file=out)
+            else:
+                print(f"{path}: {exc.message}", file=err)
+            continue
+        if args.score:
+            result["score"] = _score(result, args)
+        if args.json:
+            print(json.dumps(result, ensure_ascii=False, separators=(",", ":")), file=out)
+        else:
+            print(summary(result), file=out)
+    return status

@@ -1,0 +1,278 @@
+"""Rule-aware decoding: the most probable hand that the rules allow.
+
+The classifier reads each tile alone, so its first guesses can break the
+rules (a fifth copy, a "chow" 3-5-6, a hand that is not complete). Here
+every tile keeps its few most probable classes and whole assignments are
+enumerated from the most probable down (summed log-probability); the first
+one that is a legal winning hand wins. Tiles whose class changed are
+marked `overridden` so the page can ask the person to check them. If the
+best legal hand costs too much probability, the first guesses stay and no
+hand is claimed.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from dataclasses import dataclass, field
+from itertools import permutations
+
+import numpy as np
+
+from scorer.forms import is_complete
+from scorer.hand import Hand, Meld, MeldKind
+from scorer.notation import format_hand
+from scorer.tiles import BACK_INDEX, CODES, NUM_KINDS
+from vision.types import Group, Layout, TileRead
+
+#: classes kept per tile / per meld
+TOP_K_TILE = 6
+TOP_K_MELD = 12
+#: the most summed log-probability the rules may cost before we stop believing them
+MAX_DROP = 12.0
+#: bounds on the search so a hopeless photo answers quickly
+MAX_STEPS = 30000
+MAX_SECONDS = 0.12
+
+
+@dataclass
+class Decoded:
+    """Decoding result; `melds` maps a group's index in `layout.groups` to its meld."""
+
+    hand: Hand | None
+    notation: str | None
+    melds: dict[int, Meld] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    drop: float = 0.0  # log-probability given up to satisfy the rules
+    waits: list[int] | None = None  # for a waiting hand (one tile short): what completes it
+
+
+@dataclass
+class _Option:
+    score: float
+    kinds: tuple[int, ...]  # one class per tile of the variable, same order
+    meld: Meld | None = None
+
+
+@dataclass
+class _Var:
+    tiles: list[int]
+    options: list[_Option]
+    group: int = -1  # index of the meld / kong group, -1 for a concealed tile
+
+
+# -- variables ------------------------------------------------------------------
+
+
+def _logp(read: TileRead) -> np.ndarray:
+    """Log-probabilities over the 34 playing tiles (flowers and backs renormalised away)."""
+    p = np.asarray(read.probs, dtype=float)[:NUM_KINDS]
+    p = np.maximum(p, 1e-9)
+    return np.log(p / p.sum())
+
+
+def _tile_var(read: TileRead, i: int) -> _Var:
+    lp = _logp(read)
+    order = np.argsort(-lp)[:TOP_K_TILE]
+    best = lp[order[0]]
+    options = [_Option(float(lp[k]), (int(k),)) for k in order if lp[k] >= best - MAX_DROP]
+    return _Var([i], options)
+
+
+def _meld_var(reads: list[TileRead], group: Group, gi: int) -> _Var:
+    lps = [_logp(reads[i]) for i in group.tiles]
+    options: list[_Option] = []
+    n = len(group.tiles)
+    kind = MeldKind.KONG if n == 4 else MeldKind.PUNG
+    for t in range(NUM_KINDS):
+        score = float(sum(lp[t] for lp in lps))
+        options.append(_Option(score, (t,) * n, Meld(kind, t, group.claimed, group.promoted)))
+    if n == 3:
+        side = next((k for k, i in enumerate(group.tiles) if reads[i].detection.sideways), 0)
+        for base in range(27):
+            if base % 9 > 6:
+                continue
+            best = max(
+                permutations((base, base + 1, base + 2)),
+                key=lambda perm: sum(lp[t] for lp, t in zip(lps, perm, strict=True)),
+            )
+            score = float(sum(lp[t] for lp, t in zip(lps, best, strict=True)))
+            claimed = best[side] - base + 1
+            options.append(_Option(score, best, Meld(MeldKind.CHOW, base, claimed)))
+    options.sort(key=lambda o: -o.score)
+    top = options[0].score
+    return _Var(
+        list(group.tiles), [o for o in options[:TOP_K_MELD] if o.score >= top - MAX_DROP], gi
+    )
+
+
+def _kong_var(reads: list[TileRead], group: Group, gi: int) -> _Var | None:
+    """A concealed kong: its face-up tiles vote for the kind; None when all lie face down."""
+    up = [i for i in group.tiles if int(np.argmax(reads[i].probs)) != BACK_INDEX]
+    if not up:
+        return None
+    lps = [_logp(reads[i]) for i in up]
+    options = [
+        _Option(float(sum(lp[t] for lp in lps)), (t,) * len(up), Meld(MeldKind.KONG, t, 0))
+        for t in range(NUM_KINDS)
+    ]
+    options.sort(key=lambda o: -o.score)
+    top = options[0].score
+    return _Var(up, [o for o in options[:TOP_K_MELD] if o.score >= top - MAX_DROP], gi)
+
+
+# -- search ---------------------------------------------------------------------
+
+
+def _legal(variables: list[_Var], state: tuple[int, ...], n_melds: int) -> bool:
+    counts = [0] * NUM_KINDS
+    hand_counts = [0] * NUM_KINDS
+    for var, k in zip(variables, state, strict=True):
+        option = var.options[k]
+        tiles = option.meld.tiles if option.meld else option.kinds
+        for t in tiles:
+            counts[t] += 1
+            if counts[t] > 4:
+                return False
+        if option.meld is None:
+            hand_counts[option.kinds[0]] += 1
+    return is_complete(tuple(hand_counts), n_melds)
+
+
+def _search(variables: list[_Var], n_melds: int) -> tuple[tuple[int, ...], float] | None:
+    """Best-first over assignments, most probable first (each reached once: indices are
+    raised left to right only); the first legal one is the answer."""
+    top = sum(v.options[0].score for v in variables)
+    start = (0,) * len(variables)
+    heap = [(-top, start, 0)]
+    deadline = time.monotonic() + MAX_SECONDS
+    steps = 0
+    while heap and steps < MAX_STEPS:
+        neg, state, last = heapq.heappop(heap)
+        steps += 1
+        if top + neg > MAX_DROP:
+            return None
+        if _legal(variables, state, n_melds):
+            return state, top + neg
+        if steps % 256 == 0 and time.monotonic() > deadline:
+            return None
+        for j in range(last, len(variables)):
+            options = variables[j].options
+            k = state[j]
+            if k + 1 < len(options):
+                cost = neg + options[k].score - options[k + 1].score
+                if top + cost <= MAX_DROP:  # dearer assignments are never accepted
+                    heapq.heappush(heap, (cost, state[:j] + (k + 1,) + state[j + 1 :], j))
+    return None
+
+
+def _first_guesses(reads: list[TileRead]) -> None:
+    for read in reads:
+        read.chosen = CODES[int(np.argmax(read.probs))]
+        read.overridden = False
+
+
+def decode(reads: list[TileRead], layout: Layout) -> Decoded:
+    """Choose every tile's class and the hand; sets `chosen`/`overridden` on the reads."""
+    _first_guesses(reads)
+    result = Decoded(hand=None, notation=None)
+    roles = [g.role for g in layout.groups]
+    if "unknown" in roles:
+        result.warnings.append("Some tiles could not be placed, so no hand is claimed.")
+        return result
+    variables: list[_Var] = []
+    hand_tiles: list[int] = []
+    winning: list[int] = []
+    n_melds = 0
+    for gi, group in enumerate(layout.groups):
+        if group.role == "meld":
+            if len(group.tiles) not in (3, 4):
+                result.warnings.append("A meld must have 3 or 4 tiles.")
+                return result
+            variables.append(_meld_var(reads, group, gi))
+            n_melds += 1
+        elif group.role == "concealed_kong":
+            var = _kong_var(reads, group, gi)
+            if var is None:
+                return result  # the layout already asked the person to name it
+            variables.append(var)
+            n_melds += 1
+        elif group.role == "concealed":
+            hand_tiles.extend(group.tiles)
+        elif group.role == "winning":
+            winning.extend(group.tiles)
+    if n_melds > 4:
+        result.warnings.append(f"{n_melds} melds found; a hand has at most 4.")
+        return result
+    need = 14 - 3 * n_melds
+    have = len(hand_tiles) + len(winning)
+    if have == need - 1:
+        result.waits = _waits(reads, variables, hand_tiles + winning)
+        result.warnings.append(
+            f"Found {have} tiles besides {n_melds} meld(s): a waiting hand, not yet a win."
+        )
+        return result
+    if have != need:
+        result.warnings.append(
+            f"Found {have} tiles in the hand besides {n_melds} meld(s); a winning hand needs "
+            f"{need}. Check for hidden or doubly counted tiles."
+        )
+        return result
+    order = hand_tiles + winning
+    variables.extend(_tile_var(reads[i], i) for i in order)
+    found = _search(variables, n_melds)
+    if found is None:
+        result.warnings.append(
+            "No complete winning hand is close to what the tiles look like; "
+            "kept the first reading of every tile."
+        )
+        return result
+    state, drop = found
+    return _apply(reads, layout, variables, state, drop, result, len(winning) == 1)
+
+
+def _waits(reads: list[TileRead], melds: list[_Var], tiles: list[int]) -> list[int] | None:
+    """Winning tiles of a 13-tile hand read with first guesses (None when that is illegal)."""
+    from scorer.waits import winning_tiles
+
+    hand = Hand(
+        tuple(v.options[0].meld for v in melds if v.options[0].meld),
+        tuple(sorted(int(np.argmax(_logp(reads[i]))) for i in tiles)),
+    )
+    if any(hand.all_tiles.count(t) > 4 for t in set(hand.all_tiles)):
+        return None
+    return winning_tiles(hand)
+
+
+def _hand(variables: list[_Var], state: tuple[int, ...]) -> Hand:
+    melds = [v.options[k].meld for v, k in zip(variables, state, strict=True) if v.group >= 0]
+    tiles = [v.options[k].kinds[0] for v, k in zip(variables, state, strict=True) if v.group < 0]
+    return Hand(tuple(m for m in melds if m), tuple(sorted(tiles[:-1])), tiles[-1])
+
+
+def _apply(
+    reads: list[TileRead],
+    layout: Layout,
+    variables: list[_Var],
+    state: tuple[int, ...],
+    drop: float,
+    result: Decoded,
+    set_apart: bool,
+) -> Decoded:
+    for var, k in zip(variables, state, strict=True):
+        option = var.options[k]
+        for i, kind in zip(var.tiles, option.kinds, strict=True):
+            code = CODES[kind]
+            reads[i].overridden = code != reads[i].chosen
+            reads[i].chosen = code
+        if var.group >= 0 and option.meld is not None:
+            result.melds[var.group] = option.meld
+    hand = _hand(variables, state)
+    result.hand = hand
+    result.notation = format_hand(hand)
+    result.drop = drop
+    if any(r.overridden for r in reads):
+        result.warnings.append(
+            "Some tiles were read differently to make a legal hand; please check the marked ones."
+        )
+    return result

@@ -1,0 +1,126 @@
+"""Tile detector: where the tiles are in a photo (no class), via the bundled ONNX model.
+
+The model is a small CenterNet-style net (see `datasets/train_detector.py`):
+a heatmap of tile centres plus box size and centre offset at stride 4. The
+photo is downscaled so its long side is `INFER_SIZE` px — tiles in a table
+photo stay well above 20 px there, and a 12 MP photo costs the same as a
+small one. Run time needs only onnxruntime, opencv and numpy.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.types import Detection
+
+STRIDE = 4
+INFER_SIZE = 512
+MEAN = np.array([0.485, 0.456, 0.406], np.float32) * 255
+STD = np.array([0.229, 0.224, 0.225], np.float32) * 255
+MODEL_DIR = Path(__file__).resolve().parents[1] / "models"
+DEFAULT_MODEL = MODEL_DIR / "detector.onnx"
+
+
+def check_image(image: object) -> np.ndarray:
+    """Validate a BGR uint8 HxWx3 image (a gray HxW one is converted), else ValueError."""
+    if not isinstance(image, np.ndarray):
+        raise ValueError(f"image must be a numpy array, not {type(image).__name__}")
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.ndim != 3 or image.shape[2] not in (3, 4) or image.shape[0] < 8 or image.shape[1] < 8:
+        raise ValueError(f"image must be HxWx3 BGR and at least 8x8, got shape {image.shape}")
+    if image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    if image.dtype != np.uint8:
+        raise ValueError(f"image must be uint8, got {image.dtype}")
+    return image
+
+
+def prepare(image: np.ndarray, size: int = INFER_SIZE) -> tuple[np.ndarray, float]:
+    """Resize (long side = size), pad to a multiple of 32, normalise: (1,3,H,W) float32 and scale."""
+    h, w = image.shape[:2]
+    scale = size / max(h, w)
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    small = cv2.resize(image, (nw, nh), interpolation=interp)
+    ph, pw = -(-nh // 32) * 32, -(-nw // 32) * 32
+    canvas = np.zeros((ph, pw, 3), np.float32)
+    canvas[:nh, :nw] = (small[:, :, ::-1].astype(np.float32) - MEAN) / STD
+    return canvas.transpose(2, 0, 1)[None].copy(), scale
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def nms(boxes: np.ndarray, scores: np.ndarray, thr: float) -> list[int]:
+    """Greedy non-maximum suppression; returns kept indices, best first."""
+    order = np.argsort(-scores)
+    keep: list[int] = []
+    areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    while len(order):
+        i = int(order[0])
+        keep.append(i)
+        rest = order[1:]
+        x1 = np.maximum(boxes[i, 0], boxes[rest, 0])
+        y1 = np.maximum(boxes[i, 1], boxes[rest, 1])
+        x2 = np.minimum(boxes[i, 2], boxes[rest, 2])
+        y2 = np.minimum(boxes[i, 3], boxes[rest, 3])
+        inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+        iou = inter / np.maximum(areas[i] + areas[rest] - inter, 1e-9)
+        order = rest[iou < thr]
+    return keep
+
+
+def decode(
+    out: np.ndarray,
+    scale: float,
+    shape: tuple[int, int],
+    threshold: float = 0.3,
+    nms_iou: float = 0.5,
+) -> list[Detection]:
+    """Turn the raw (1,5,gh,gw) output into Detections in pixels of the original image."""
+    heat = _sigmoid(out[0, 0].astype(np.float32))
+    peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > threshold)
+    ys, xs = np.nonzero(peaks)
+    if len(xs) == 0:
+        return []
+    scores = heat[ys, xs]
+    bw = np.exp(np.clip(out[0, 1, ys, xs], -5, 8)) * STRIDE
+    bh = np.exp(np.clip(out[0, 2, ys, xs], -5, 8)) * STRIDE
+    cx = (xs + _sigmoid(out[0, 3, ys, xs])) * STRIDE
+    cy = (ys + _sigmoid(out[0, 4, ys, xs])) * STRIDE
+    h, w = shape
+    boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1) / scale
+    boxes = np.clip(boxes, 0, [w, h, w, h])
+    ok = (boxes[:, 2] - boxes[:, 0] > 1) & (boxes[:, 3] - boxes[:, 1] > 1)
+    boxes, scores = boxes[ok], scores[ok]
+    keep = nms(boxes, scores, nms_iou)
+    return [Detection(box=tuple(float(v) for v in boxes[i]), score=float(scores[i])) for i in keep]
+
+
+class Detector:
+    """Finds tiles in a BGR photo; one onnxruntime CPU session per instance."""
+
+    def __init__(self, model_path: str | Path | None = None, threshold: float = 0.3):
+        import onnxruntime as ort
+
+        path = Path(model_path) if model_path is not None else DEFAULT_MODEL
+        if not path.is_file():
+            raise FileNotFoundError(f"detector model not found: {path}")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = 2
+        opts.inter_op_num_threads = 1
+        self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        self.input_name = self.session.get_inputs()[0].name
+        self.threshold = threshold
+
+    def __call__(self, image: np.ndarray) -> list[Detection]:
+        """Tile boxes in the pixels of `image` (BGR uint8, any size), best score first."""
+        image = check_image(image)
+        x, scale = prepare(image)
+        out = self.session.run(None, {self.input_name: x})[0]
+        return decode(out, scale, image.shape[:2], self.threshold)

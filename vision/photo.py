@@ -1,0 +1,149 @@
+"""Turn the bytes of an uploaded photo into an upright BGR image, safely.
+
+Phones send JPEG (often rotated through the EXIF Orientation tag), PNG or
+WebP. The image's dimensions are read from its header *before* decoding so
+a small file claiming a gigantic image (a decompression bomb) is refused
+without allocating it. OpenCV applies the EXIF orientation while decoding
+(checked by the tests), so boxes are in pixels of the photo as a person
+sees it.
+"""
+
+from __future__ import annotations
+
+import struct
+
+import cv2
+import numpy as np
+
+from vision.errors import PhotoError
+
+MAX_BYTES = 25 * 1024 * 1024
+MAX_PIXELS = 50_000_000
+MIN_SIDE = 8
+
+_SOF_MARKERS = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+
+
+def sniff_format(data: bytes) -> str:
+    """The container format from the magic bytes: 'jpeg', 'png', 'webp' or ''."""
+    if data[:3] == b"\xff\xd8\xff":
+        return "jpeg"
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return "png"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "webp"
+    if data[4:8] == b"ftyp" and data[8:12] in (b"heic", b"heix", b"mif1", b"msf1", b"hevc"):
+        return "heic"
+    return ""
+
+
+def _jpeg_info(data: bytes) -> tuple[int, int, int]:
+    """(width, height, offset of the first scan) by walking the JPEG segments."""
+    pos = 2
+    size: tuple[int, int] | None = None
+    while pos + 4 <= len(data):
+        if data[pos] != 0xFF:
+            raise PhotoError("truncated_image", "The JPEG file is damaged (bad segment marker).")
+        marker = data[pos + 1]
+        if marker == 0xFF:  # fill byte
+            pos += 1
+            continue
+        if marker in (0x01, *range(0xD0, 0xD8)):  # stand-alone markers
+            pos += 2
+            continue
+        (length,) = struct.unpack(">H", data[pos + 2 : pos + 4])
+        if marker in _SOF_MARKERS and pos + 9 <= len(data):
+            height, width = struct.unpack(">HH", data[pos + 5 : pos + 9])
+            size = (width, height)
+        if marker == 0xDA:  # start of scan: image data follows
+            if size is None:
+                break
+            return size[0], size[1], pos
+        pos += 2 + length
+    raise PhotoError("truncated_image", "The JPEG file is truncated: its image data is missing.")
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    if len(data) < 24 or data[12:16] != b"IHDR":
+        raise PhotoError("truncated_image", "The PNG file is truncated: no image header.")
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def _webp_size(data: bytes) -> tuple[int, int]:
+    chunk = data[12:16]
+    if chunk == b"VP8X" and len(data) >= 30:
+        width = 1 + int.from_bytes(data[24:27], "little")
+        height = 1 + int.from_bytes(data[27:30], "little")
+        return width, height
+    if chunk == b"VP8 " and len(data) >= 30:
+        width, height = struct.unpack("<HH", data[26:30])
+        return width & 0x3FFF, height & 0x3FFF
+    if chunk == b"VP8L" and len(data) >= 25:
+        bits = int.from_bytes(data[21:25], "little")
+        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    raise PhotoError("truncated_image", "The WebP file is truncated or of an unknown kind.")
+
+
+def image_size(data: bytes) -> tuple[int, int]:
+    """(width, height) read from the header only; PhotoError when unreadable."""
+    kind = sniff_format(data)
+    if kind == "jpeg":
+        width, height, _ = _jpeg_info(data)
+        return width, height
+    if kind == "png":
+        return _png_size(data)
+    if kind == "webp":
+        return _webp_size(data)
+    if kind == "heic":
+        raise PhotoError(
+            "unsupported_format",
+            "HEIC photos are not supported; set the camera to 'Most compatible' (JPEG) "
+            "or export the photo as JPEG.",
+        )
+    raise PhotoError("not_an_image", "This file is not a JPEG, PNG or WebP photo.")
+
+
+def _check_complete(data: bytes, kind: str) -> None:
+    """Refuse files cut off in the middle (a broken upload), which decoders half-read."""
+    if kind == "jpeg":
+        _, _, scan = _jpeg_info(data)
+        if data.find(b"\xff\xd9", scan) < 0:
+            raise PhotoError("truncated_image", "The JPEG file is truncated (no end marker).")
+    elif kind == "png" and data.rfind(b"IEND") < 0:
+        raise PhotoError("truncated_image", "The PNG file is truncated (no end chunk).")
+    elif kind == "webp":
+        (riff_size,) = struct.unpack("<I", data[4:8])
+        if len(data) < riff_size + 8:
+            raise PhotoError("truncated_image", "The WebP file is truncated.")
+
+
+def load_photo(data: bytes, name: str = "") -> np.ndarray:
+    """Decode photo bytes to an upright BGR uint8 image, or raise PhotoError.
+
+    Limits: at most MAX_BYTES bytes and MAX_PIXELS pixels (checked from the
+    header before decoding). `name` only makes messages clearer.
+    """
+    label = f" ({name})" if name else ""
+    if not data:
+        raise PhotoError("empty_input", f"The photo{label} is empty (0 bytes).")
+    if len(data) > MAX_BYTES:
+        raise PhotoError(
+            "too_large",
+            f"The photo{label} is {len(data) / 1e6:.1f} MB; the limit is {MAX_BYTES / 1e6:.0f} MB.",
+        )
+    kind = sniff_format(data)
+    width, height = image_size(data)
+    if width * height > MAX_PIXELS:
+        raise PhotoError(
+            "too_large",
+            f"The photo{label} is {width}x{height} pixels; the limit is "
+            f"{MAX_PIXELS / 1e6:.0f} megapixels.",
+        )
+    if min(width, height) < MIN_SIDE:
+        raise PhotoError("too_small", f"The photo{label} is only {width}x{height} pixels.")
+    _check_complete(data, kind)
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
+        raise PhotoError("bad_image", f"The photo{label} could not be decoded; it may be damaged.")
+    return image

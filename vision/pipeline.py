@@ -1,0 +1,192 @@
+"""Photo bytes → recognition result (the JSON object of CONTRACTS.md "Recognition output").
+
+The stages are plain functions on plain data: `load_photo` → detector →
+classifier → `read_layout` → `decode`. The detector and classifier are
+loaded once per process and shared (onnxruntime sessions may run from
+several threads), so the web server can answer requests concurrently.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from scorer.hand import Meld, MeldKind
+from scorer.notation import format_meld
+from scorer.tiles import BACK, CODES, INDEX
+from vision.decode import Decoded, decode
+from vision.errors import ModelError, PhotoError
+from vision.layout import read_layout
+from vision.photo import MAX_BYTES, load_photo
+from vision.types import Detection, Layout, TileRead
+
+DetectorFn = Callable[[np.ndarray], list[Detection]]
+ClassifierFn = Callable[[np.ndarray, list[Detection]], list[TileRead]]
+
+_LOCK = threading.Lock()
+_MODELS: tuple[DetectorFn, ClassifierFn] | None = None
+
+GIVERS = {1: "left", 2: "opposite", 3: "right"}
+#: tiles read with less probability than this are listed under "uncertain" for a check
+UNCERTAIN = 0.5
+
+
+def models() -> tuple[DetectorFn, ClassifierFn]:
+    """The bundled detector and classifier, loaded on first use (ModelError when missing)."""
+    global _MODELS
+    with _LOCK:
+        if _MODELS is None:
+            from vision.models import load_models
+
+            try:
+                _MODELS = load_models()
+            except (FileNotFoundError, OSError, RuntimeError) as exc:
+                raise ModelError(
+                    "models_missing",
+                    f"The recognition models could not be loaded ({exc}). "
+                    "Reinstall the package or train them (see models/README.md).",
+                ) from exc
+        return _MODELS
+
+
+def warm_up() -> None:
+    """Load the models now (e.g. when a server starts) so the first photo is quick."""
+    models()
+
+
+def _tile_json(read: TileRead, group: int) -> dict[str, Any]:
+    order = np.argsort(-np.asarray(read.probs))[:3]
+    return {
+        "tile": read.chosen,
+        "box": [round(float(v), 1) for v in read.detection.box],
+        "confidence": round(read.confidence, 4),
+        "sideways": bool(read.detection.sideways),
+        "face_down": read.chosen == BACK,
+        "group": group,
+        "overridden": bool(read.overridden),
+        "alternatives": [
+            {"tile": CODES[int(k)], "p": round(float(read.probs[k]), 4)} for k in order
+        ],
+    }
+
+
+def _meld_json(meld: Meld | None, tiles: list[int], reads: list[TileRead], gi: int) -> dict:
+    codes = [reads[i].chosen for i in tiles]
+    if meld is None:  # a concealed kong whose four tiles all lie face down
+        return {
+            "group": gi,
+            "tiles": codes,
+            "kind": "kong",
+            "tile": None,
+            "concealed": True,
+            "promoted": False,
+            "claimed": None,
+            "giver": None,
+            "notation": None,
+        }
+    chow = meld.kind is MeldKind.CHOW
+    return {
+        "group": gi,
+        "tiles": codes,
+        "kind": meld.kind.value,
+        "tile": CODES[meld.tile],
+        "concealed": meld.concealed,
+        "promoted": meld.promoted,
+        "claimed": meld.claimed if chow else None,
+        "giver": None if chow or meld.concealed else GIVERS.get(meld.claimed),
+        "notation": format_meld(meld),
+    }
+
+
+def result_json(
+    reads: list[TileRead], layout: Layout, decoded: Decoded, name: str, size: tuple[int, int]
+) -> dict[str, Any]:
+    """Assemble the contract object from the stages' outputs."""
+    group_of = {i: gi for gi, g in enumerate(layout.groups) for i in g.tiles}
+    melds, winning, flowers = [], None, []
+    for gi, g in enumerate(layout.groups):
+        if g.role in ("meld", "concealed_kong"):
+            melds.append(_meld_json(decoded.melds.get(gi), g.tiles, reads, gi))
+        elif g.role == "winning" and g.tiles:
+            winning = reads[g.tiles[0]].chosen
+        elif g.role == "flowers":
+            flowers = sorted((reads[i].chosen for i in g.tiles), key=INDEX.__getitem__)
+    warnings = list(layout.warnings) + list(decoded.warnings)
+    if len(set(flowers)) < len(flowers):
+        warnings.append("The same flower tile appears twice; each flower exists once.")
+    return {
+        "image": name,
+        "size": {"width": size[0], "height": size[1]},
+        "rotation": layout.rotation,
+        "tiles": [_tile_json(r, group_of.get(i, -1)) for i, r in enumerate(reads)],
+        "groups": [{"role": g.role, "tiles": list(g.tiles)} for g in layout.groups],
+        "hand": decoded.notation,
+        "melds": melds,
+        "winning_tile": winning,
+        "flowers": {"count": len(flowers), "tiles": flowers},
+        "waits": None if decoded.waits is None else [CODES[t] for t in decoded.waits],
+        "uncertain": [i for i, r in enumerate(reads) if r.confidence < UNCERTAIN],
+        "warnings": warnings,
+    }
+
+
+def recognize_image(
+    image: np.ndarray,
+    name: str = "",
+    detector: DetectorFn | None = None,
+    classifier: ClassifierFn | None = None,
+) -> dict[str, Any]:
+    """Recognize an already decoded upright BGR image."""
+    if detector is None or classifier is None:
+        default_detector, default_classifier = models()
+        detector = detector or default_detector
+        classifier = classifier or default_classifier
+    started = time.perf_counter()
+    detections = detector(image)
+    reads = classifier(image, detections) if detections else []
+    if len(reads) != len(detections):
+        raise ModelError("model_mismatch", "The classifier did not read every detected tile.")
+    layout = read_layout(reads)
+    decoded = decode(reads, layout)
+    out = result_json(reads, layout, decoded, name, (image.shape[1], image.shape[0]))
+    if not reads:
+        out["warnings"].append("No tiles were found in the photo.")
+    out["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 1)
+    return out
+
+
+def recognize(
+    data: bytes,
+    name: str = "",
+    detector: DetectorFn | None = None,
+    classifier: ClassifierFn | None = None,
+) -> dict[str, Any]:
+    """Read one photo (its file bytes) into the recognition result; PhotoError/ModelError on failure."""
+    image = load_photo(data, name)
+    return recognize_image(image, name, detector, classifier)
+
+
+def recognize_path(
+    path: str | os.PathLike,
+    detector: DetectorFn | None = None,
+    classifier: ClassifierFn | None = None,
+) -> dict[str, Any]:
+    """`recognize` for a file on disk (the size is checked before reading it)."""
+    p = Path(path)
+    try:
+        if p.stat().st_size > MAX_BYTES:
+            raise PhotoError(
+                "too_large", f"{p} is larger than the {MAX_BYTES // (1024 * 1024)} MB limit."
+            )
+        data = p.read_bytes()
+    except IsADirectoryError as exc:
+        raise PhotoError("unreadable_file", f"{p} is a folder, not a photo.") from exc
+    except OSError as exc:
+        raise PhotoError("unreadable_file", f"Cannot read {p}: {exc.strerror or exc}.") from exc
+    return recognize(data, str(path), detector, classifier)

@@ -1,0 +1,84 @@
+"""Plain data passed between the recognition stages.
+
+photo (numpy BGR image) → list[Detection] (where tiles are) →
+list[TileRead] (what each tile is, as probabilities) → Layout (groups,
+melds, winning tile, flowers) → hand notation. Each stage takes and returns
+only these, so each can be tested alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class Detection:
+    """One tile found in the photo.
+
+    `box` is axis-aligned (x1, y1, x2, y2) in pixels of the upright photo.
+    `sideways` is True when the tile lies with its long side horizontal
+    relative to the row it is in (a claimed tile of an exposed meld);
+    `score` is the detector's confidence that a tile is there.
+    `corners` optionally gives the four corners (x, y) of the tile face.
+    """
+
+    box: tuple[float, float, float, float]
+    score: float
+    sideways: bool = False
+    corners: tuple[tuple[float, float], ...] | None = None
+
+    @property
+    def center(self) -> tuple[float, float]:
+        x1, y1, x2, y2 = self.box
+        return ((x1 + x2) / 2, (y1 + y2) / 2)
+
+    @property
+    def width(self) -> float:
+        return self.box[2] - self.box[0]
+
+    @property
+    def height(self) -> float:
+        return self.box[3] - self.box[1]
+
+
+@dataclass
+class TileRead:
+    """A detection with its class probabilities over `scorer.tiles.CODES`.
+
+    `probs` has 43 entries (34 kinds, 8 flowers, back). `chosen` is the
+    code finally assigned (after rule-aware decoding it may differ from
+    the most probable one; `overridden` then says so).
+    """
+
+    detection: Detection
+    probs: np.ndarray
+    chosen: str = ""
+    overridden: bool = False
+
+    @property
+    def confidence(self) -> float:
+        from scorer.tiles import INDEX
+
+        return float(self.probs[INDEX[self.chosen]]) if self.chosen else float(self.probs.max())
+
+
+@dataclass
+class Group:
+    """Tiles that lie together: a meld, the concealed row, the winning tile or flowers."""
+
+    role: str  # "concealed" | "meld" | "concealed_kong" | "winning" | "flowers" | "unknown"
+    # | "extra" (tiles apart from the hand, not part of it: discards caught in the photo)
+    tiles: list[int] = field(default_factory=list)  # indices into the TileRead list
+    claimed: int = 0  # meld number of the notation (giver seat / claimed chow tile)
+    promoted: bool = False
+
+
+@dataclass
+class Layout:
+    """How the tiles are laid out, before and after decoding."""
+
+    groups: list[Group] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    rotation: int = 0  # how far the photo is turned clockwise from the player's view

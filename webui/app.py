@@ -1,0 +1,52 @@
+"""The Flask app factory for the table page and its JSON API.
+
+The web layer is deliberately thin: every answer comes from the same library
+functions the command line uses (`scorer.request`, `vision.pipeline`), so the
+page, the API and `mcr` can never disagree about a hand.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+
+from flask import Flask
+
+from webui import api, errors, views
+
+#: uploads above this many bytes are refused with a JSON 413 before decoding
+MAX_UPLOAD_BYTES = 25 * 1024 * 1024
+
+log = logging.getLogger(__name__)
+
+
+def create_app(config: dict | None = None) -> Flask:
+    """Build the app; `config` overrides defaults (e.g. `MCR_RECOGNIZE` for a fake reader)."""
+    app = Flask(__name__)
+    app.config.update(
+        MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
+        MCR_DB=None,  # None: the game store's own default, shared with `mcr game`
+        MCR_RECOGNIZE=None,  # callable(data, name) -> dict; None: vision.pipeline.recognize
+    )
+    if config:
+        app.config.update(config)
+    app.json.ensure_ascii = False  # Chinese fan names stay readable in responses
+    app.json.sort_keys = False
+
+    app.register_blueprint(views.bp)
+    app.register_blueprint(api.bp)
+    app.extensions["mcr_game"] = _register_game(app)
+    errors.register(app)
+    return app
+
+
+def _register_game(app: Flask) -> bool:
+    """Mount the game-sheet blueprint when that part of the product is installed."""
+    try:
+        module = importlib.import_module("webui.game_views")
+    except ModuleNotFoundError as exc:
+        if exc.name in ("webui.game_views", "scorer.game"):
+            return False
+        raise
+    app.register_blueprint(module.bp)
+    return True

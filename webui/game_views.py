@@ -1,0 +1,205 @@
+"""Game sheet pages and their JSON API under /game.
+
+The pages are thin: the sheet is always `GameStore.sheet`, i.e. the same
+replay the command line prints. Errors under /game/api/ are
+`{"error": {"code", "message"}}` with a 4xx status, as everywhere else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
+
+from scorer.errors import ScoreError
+from scorer.game import csvio
+from scorer.game.store import GameStore
+from scorer.game.tournament import rank_players, rank_teams
+
+bp = Blueprint(
+    "game",
+    __name__,
+    url_prefix="/game",
+    template_folder="templates",
+    static_folder="static",
+    static_url_path="/static",
+)
+
+#: HTTP status of each error code that is not a plain bad request
+_STATUS = {"unknown_game": 404, "unknown_hand": 404, "conflict": 409, "db_error": 500}
+
+
+def store() -> GameStore:
+    """The app's store, opened once per database path."""
+    path = current_app.config.get("MCR_DB")
+    cache: dict[str, GameStore] = current_app.extensions.setdefault("mcr_game_stores", {})
+    key = str(path or "")
+    if key not in cache:
+        cache[key] = GameStore(path or None)
+    return cache[key]
+
+
+@bp.app_template_filter("points")
+def points_filter(value: float | int) -> str:
+    """标准分 for people: shares like 7/3 shown as 2.33."""
+    return f"{round(float(value), 2):g}"
+
+
+@bp.errorhandler(ScoreError)
+def _score_error(exc: ScoreError):
+    return jsonify(exc.to_json()), _STATUS.get(exc.code, 400)
+
+
+def _body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise ScoreError("bad_request", "send a JSON object (Content-Type: application/json)")
+    return data
+
+
+def _who(data: dict[str, Any]) -> str:
+    who = data.get("who", "")
+    return who if isinstance(who, str) else ""
+
+
+def _hand_fields(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k not in ("who", "expected_number")}
+
+
+# ----- pages ------------------------------------------------------------------
+
+@bp.get("/")
+def index_page():
+    return render_template("game/index.html", games=store().list_games())
+
+
+@bp.get("/<int:game_id>")
+def sheet_page(game_id: int):
+    try:
+        sheet = store().sheet(game_id)
+    except ScoreError as exc:
+        return render_template("game/message.html", message=exc.message), 404
+    return render_template("game/sheet.html", sheet=sheet)
+
+
+@bp.get("/rankings")
+def rankings_page():
+    tournament = request.args.get("tournament") or None
+    players, teams = _rankings(tournament)
+    return render_template("game/rankings.html", players=players, teams=teams,
+                           tournament=tournament or "")
+
+
+# ----- API --------------------------------------------------------------------
+
+@bp.get("/api/games")
+def api_games():
+    return jsonify(store().list_games(request.args.get("tournament")))
+
+
+@bp.post("/api/games")
+def api_new_game():
+    data = _body()
+    details = {k: data.get(k) for k in ("name", "tournament", "table")}
+    session = data.get("session")
+    if session is not None and (isinstance(session, bool) or not isinstance(session, int)):
+        raise ScoreError("bad_request", "session must be a whole number")
+    for key, value in details.items():
+        if value is not None and not isinstance(value, str | int):
+            raise ScoreError("bad_request", f"{key} must be text")
+    s = store()
+    game_id = s.create_game(
+        data.get("players"), name=str(details["name"] or ""),
+        tournament=str(details["tournament"] or ""), session=session,
+        table=str(details["table"] or ""), who=_who(data),
+    )
+    teams = data.get("teams") or {}
+    if isinstance(teams, dict):
+        for player, team in teams.items():
+            if isinstance(team, str) and team:
+                s.set_team(str(details["tournament"] or ""), str(player), team)
+    return jsonify(s.sheet(game_id)), 201
+
+
+@bp.get("/api/<int:game_id>")
+def api_sheet(game_id: int):
+    return jsonify(store().sheet(game_id))
+
+
+@bp.get("/api/<int:game_id>/audit")
+def api_audit(game_id: int):
+    return jsonify(store().audit_trail(game_id))
+
+
+@bp.post("/api/<int:game_id>/hands")
+def api_record(game_id: int):
+    """Record the next hand. Body: a hand as in the replay contract, plus
+    optional `winner_seat`/`discarder_seat` instead of names, `hand`
+    (notation), `who`, and `expected_number` against double taps."""
+    data = _body()
+    expected = data.get("expected_number")
+    if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int)):
+        raise ScoreError("bad_request", "expected_number must be a whole number")
+    s = store()
+    number = s.record_hand(game_id, _hand_fields(data), who=_who(data), expected=expected)
+    return jsonify({"number": number, "sheet": s.sheet(game_id)}), 201
+
+
+@bp.put("/api/<int:game_id>/hands/<int:number>")
+def api_edit(game_id: int, number: int):
+    data = _body()
+    s = store()
+    s.edit_hand(game_id, number, _hand_fields(data), who=_who(data))
+    return jsonify({"number": number, "sheet": s.sheet(game_id)})
+
+
+@bp.post("/api/<int:game_id>/undo")
+def api_undo(game_id: int):
+    data = request.get_json(silent=True) or {}
+    s = store()
+    removed = s.undo_last(game_id, who=_who(data) if isinstance(data, dict) else "")
+    return jsonify({"removed": removed, "sheet": s.sheet(game_id)})
+
+
+@bp.post("/api/<int:game_id>/penalties")
+def api_game_penalty(game_id: int):
+    """A penalty on the whole game (lateness): `{"player", "kind", "points"}`."""
+    data = _body()
+    s = store()
+    penalty = {k: data[k] for k in ("player", "kind", "points") if k in data}
+    s.add_game_penalty(game_id, penalty, who=_who(data))
+    return jsonify(s.sheet(game_id)), 201
+
+
+@bp.get("/api/<int:game_id>/sheet.csv")
+def api_sheet_csv(game_id: int):
+    text = csvio.sheet_to_csv(store().sheet(game_id))
+    return Response(text, mimetype="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="game-{game_id}.csv"'})
+
+
+def _rankings(tournament: str | None) -> tuple[list[dict], list[dict]]:
+    s = store()
+    sheets = s.sheets(tournament)
+    teams = s.teams(tournament) if tournament is not None else {}
+    players = [x.to_json() for x in rank_players(sheets, teams)]
+    team_rows = [x.to_json() for x in rank_teams(sheets, teams)] if any(teams.values()) else []
+    return players, team_rows
+
+
+@bp.get("/api/rankings")
+def api_rankings():
+    players, teams = _rankings(request.args.get("tournament") or None)
+    return jsonify({"players": players, "teams": teams})
+
+
+@bp.get("/api/rankings.csv")
+def api_rankings_csv():
+    tournament = request.args.get("tournament") or None
+    s = store()
+    sheets = s.sheets(tournament)
+    teams = s.teams(tournament) if tournament is not None else {}
+    standings = rank_teams(sheets, teams) if request.args.get("teams") else rank_players(
+        sheets, teams)
+    return Response(csvio.rankings_to_csv(standings), mimetype="text/csv", headers={
+        "Content-Disposition": 'attachment; filename="rankings.csv"'})
