@@ -59,8 +59,10 @@ def match(pred_boxes, pred_codes, scores, gt_boxes, gt_codes, class_aware: bool)
     return result
 
 
-def evaluate(split: str, det: Detector, cls: Classifier) -> dict:
+def evaluate(split: str, det: Detector, cls: Classifier, limit: int = 0) -> dict:
     samples = load_split(split)
+    if limit:  # an even spread over the split, hand photos included
+        samples = samples[:: max(1, len(samples) // limit)]
     tp = n_pred = n_gt = det_tp = 0
     flower_gt = flower_tp = 0
     hands = hands_exact = 0
@@ -131,11 +133,15 @@ def main() -> None:
     p.add_argument("--detector", default=None, help="detector ONNX (default: bundled)")
     p.add_argument("--classifier", default=None, help="classifier ONNX (default: bundled)")
     p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--threshold", type=float, default=None, help="detector score threshold (default: Detector's)")
+    p.add_argument("--limit", type=int, default=0, help="only about N photos (quick look)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     try:
         det, cls = Detector(args.detector), Classifier(args.classifier)
-        res = evaluate(args.split, det, cls)
+        if args.threshold is not None:
+            det.threshold = args.threshold
+        res = evaluate(args.split, det, cls, args.limit)
         res.update(time_12mp(det, cls, args.split, args.repeats))
     except (FileNotFoundError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)

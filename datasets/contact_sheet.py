@@ -53,7 +53,7 @@ def annotate(img: np.ndarray, labels: list, caption: str = "") -> np.ndarray:
     return out
 
 
-def contact_sheet(folder: Path, n: int = 16, cell: int = 480) -> np.ndarray:
+def contact_sheet(folder: Path, n: int = 16, cell: int = 480, boxes: bool = True) -> np.ndarray:
     """Up to `n` annotated pictures of `folder`, tiled in a square-ish grid."""
     images = sorted((folder / "images").glob("*.jpg")) + sorted((folder / "images").glob("*.png"))
     if not images:
@@ -71,7 +71,8 @@ def contact_sheet(folder: Path, n: int = 16, cell: int = 480) -> np.ndarray:
         if meta_path.exists():
             meta = json.loads(meta_path.read_text())
             caption = f"{meta.get('kind')} {meta.get('style')} {meta.get('hand') or ''}"
-        ann = annotate(img, _read_labels(folder / "labels" / f"{path.stem}.txt"), caption)
+        labels = _read_labels(folder / "labels" / f"{path.stem}.txt") if boxes else []
+        ann = annotate(img, labels, caption)
         scale = cell / max(ann.shape[:2])
         small = cv2.resize(ann, (int(ann.shape[1] * scale), int(ann.shape[0] * scale)),
                            interpolation=cv2.INTER_AREA)
@@ -89,9 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-boxes", action="store_true", help="pictures only")
     args = ap.parse_args(argv)
     try:
-        if args.no_boxes:
-            global annotate  # noqa: PLW0603
-        sheet = contact_sheet(args.folder, args.n, args.cell)
+        sheet = contact_sheet(args.folder, args.n, args.cell, boxes=not args.no_boxes)
     except (FileNotFoundError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -48,7 +48,7 @@ from datasets.scene.faces import FaceSet, style_faces
 from datasets.scene.geometry import BEVEL, Camera, TileMesh
 from datasets.scene.hands import hand_layout, random_flowers, random_hand
 from datasets.scene.layouts import LAYOUTS
-from datasets.scene.table import draw_clutter, render_table
+from datasets.scene.table import draw_clutter, draw_tray, render_table
 from datasets.scene.types import TILE_T, Layout
 from datasets.styles import resolve_styles
 from scorer.tiles import INDEX
@@ -58,8 +58,8 @@ MIXED_P = {"hand": 0.45, "grid": 0.25, "row": 0.15, "pile": 0.15}
 ASPECTS = [(4, 3), (3, 4), (1, 1), (16, 9), (9, 16)]
 BACK_COLOURS = [  # BGR
     (60, 140, 40), (40, 100, 20), (160, 90, 20), (130, 50, 10), (40, 190, 220), (30, 40, 190),
-    (20, 110, 230), (120, 40, 110), (140, 140, 30), (40, 40, 40), (200, 200, 200),
-]
+    (20, 110, 230), (120, 40, 110), (140, 140, 30), (40, 40, 40),
+]  # no white: a white back would pass for a blank white dragon
 
 
 @dataclass
@@ -101,18 +101,29 @@ def _body_points(layout: Layout) -> np.ndarray:
     return np.vstack(pts)
 
 
-def place_camera(rng: np.random.Generator, layout: Layout, width: int, height: int) -> tuple[Camera, dict]:
-    """A camera that sees every tile, at a random height, angle and distance."""
-    fov = np.radians(rng.uniform(45, 70))
+def place_camera(
+    rng: np.random.Generator, layout: Layout, width: int, height: int, fixed: dict | None = None,
+) -> tuple[Camera, dict]:
+    """A camera that sees every tile, at a random height, angle and distance.
+
+    `fixed` (elevation, azimuth, roll, tile_px, fov in degrees / pixels)
+    replaces the random choices and keeps the tiles centred: for tests.
+    """
+    fixed = fixed or {}
+    fov = np.radians(fixed.get("fov", rng.uniform(45, 70)))
     f = min(width, height) / 2 / np.tan(fov / 2)
     half_diag = np.degrees(np.arctan(np.hypot(width, height) / 2 / f))
-    low = min(half_diag + 8, 85)
+    # mostly no horizon in the picture; sometimes a low view with the room beyond
+    low = min(half_diag + 8, 85) if rng.random() < 0.8 else 30.0
     elevation = rng.uniform(low, 90) if rng.random() < 0.7 else rng.uniform(max(low, 70), 90)
     azimuth = rng.normal(0, 8) if rng.random() < 0.7 else rng.uniform(0, 360)
     roll = rng.normal(0, 4)
+    elevation = fixed.get("elevation", elevation)
+    azimuth = fixed.get("azimuth", azimuth)
+    roll = fixed.get("roll", roll)
     x1, y1, x2, y2 = layout.bounds()
     target = np.array([(x1 + x2) / 2, (y1 + y2) / 2, 0.0])
-    tile_px = float(np.exp(rng.uniform(np.log(20), np.log(300))))
+    tile_px = float(fixed.get("tile_px", np.exp(rng.uniform(np.log(20), np.log(300)))))
     pts = _body_points(layout)
     radius = float(np.max(np.linalg.norm(pts - target, axis=1)))
 
@@ -138,7 +149,8 @@ def place_camera(rng: np.random.Generator, layout: Layout, width: int, height: i
     lo, hi = p.min(axis=0), p.max(axis=0)
     low_shift, high_shift = 2 - lo, np.array([width, height]) - 2 - hi
     centre = (low_shift + high_shift) / 2
-    shift = centre + (rng.uniform(0, 1, 2) - 0.5) * np.maximum(high_shift - low_shift, 0) * 0.8
+    spread = 0.0 if fixed else 0.8
+    shift = centre + (rng.uniform(0, 1, 2) - 0.5) * np.maximum(high_shift - low_shift, 0) * spread
     cam.cx += float(shift[0])
     cam.cy += float(shift[1])
     if any(cam.table_point(u, v) is None for u in (0, width) for v in (0, height)):
@@ -156,16 +168,28 @@ def _layers(face_down: bool, body: np.ndarray, back: np.ndarray, split: float):
 
 def render_scene(
     rng: np.random.Generator, style: str, size: int = 1280, kind: str = "mixed",
-    cache: Path = DEFAULT_CACHE, effects_on: bool = True,
+    cache: Path = DEFAULT_CACHE, effects_on: bool = True, layout: Layout | None = None,
+    camera: dict | None = None, plain: tuple[int, int, int] | None = None,
 ) -> Scene:
-    """One picture and its labels. `effects_on=False` leaves out light and camera effects."""
+    """One picture and its labels.
+
+    `effects_on=False` leaves out clutter, light and camera effects; tests
+    can also give the `layout`, the `camera` (see `place_camera`) and a
+    `plain` BGR table colour (no texture, clutter, shadows or effects).
+    """
     faces = style_faces(style, cache)
-    if kind == "mixed":
-        kind = str(rng.choice(list(MIXED_P), p=list(MIXED_P.values())))
-    layout = make_layout(rng, kind, faces)
-    width, height = _frame_size(rng, size, layout)
-    _rotate_layout(layout, float(rng.normal(0, 5) if rng.random() < 0.75 else rng.uniform(0, 360)))
-    cam, cam_info = place_camera(rng, layout, width, height)
+    if layout is None:
+        if kind == "mixed":
+            kind = str(rng.choice(list(MIXED_P), p=list(MIXED_P.values())))
+        layout = make_layout(rng, kind, faces)
+        width, height = _frame_size(rng, size, layout)
+        _rotate_layout(layout, float(rng.normal(0, 5) if rng.random() < 0.75 else rng.uniform(0, 360)))
+    else:
+        kind = layout.kind
+        width, height = _frame_size(rng, size, layout)
+    if plain is not None:
+        effects_on = False
+    cam, cam_info = place_camera(rng, layout, width, height, camera)
     faceset = FaceSet(faces, rng, cam_info["tile_px"] * 1.5)
     back = np.array(BACK_COLOURS[rng.integers(len(BACK_COLOURS))], np.float32) * rng.uniform(0.8, 1.15)
     back = np.clip(back, 0, 255)
@@ -173,12 +197,17 @@ def render_scene(
     light = effects.light_direction(rng)
     ambient = float(rng.uniform(0.45, 0.75))
 
-    img, surface = render_table(rng, cam)
-    x1, y1, x2, y2 = layout.bounds()
-    if effects_on:
-        draw_clutter(img, rng, cam, (x1 - 1, y1 - 1, x2 + 1, y2 + 1))
     meshes = [TileMesh.of(t) for t in layout.tiles]
-    effects.apply_shadows(img, [geometry.footprint(cam, m, light) for m in meshes], rng)
+    if plain is not None:
+        img, surface = np.full((height, width, 3), plain, np.uint8), "plain"
+    else:
+        x1, y1, x2, y2 = layout.bounds()
+        img, surface = render_table(rng, cam, (x1, y1, x2, y2))
+        if effects_on:
+            draw_clutter(img, rng, cam, (x1 - 1, y1 - 1, x2 + 1, y2 + 1))
+            if kind == "grid" and rng.random() < 0.35:
+                draw_tray(img, rng, cam, (x1, y1, x2, y2))
+        effects.apply_shadows(img, [geometry.footprint(cam, m, light) for m in meshes], rng)
     top_mask = np.zeros(img.shape[:2], np.uint8)
     order = sorted(range(len(meshes)),
                    key=lambda i: -np.linalg.norm(meshes[i].centre() - cam.pos) + layout.tiles[i].level * 2)
@@ -269,11 +298,17 @@ def main(argv: list[str] | None = None) -> int:
     except (ArtError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    cv2.setNumThreads(1)  # one scene per core: OpenCV's own threads only add contention
     for sub in ("images", "labels", "meta"):
         (args.out / sub).mkdir(parents=True, exist_ok=True)
     jobs = [(i, args.seed, styles, args.size, args.kind, str(args.out), str(args.cache))
             for i in range(args.start, args.start + args.count)]
-    from tqdm import tqdm
+    try:
+        from tqdm import tqdm
+    except ImportError:  # the `train` extra brings tqdm; without it, no progress bar
+
+        def tqdm(items, **_kwargs):
+            return items
 
     if args.workers == 1:
         for job in tqdm(jobs, desc="render", unit="scene"):

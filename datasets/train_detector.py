@@ -86,6 +86,31 @@ def load_images(samples: list[Sample]) -> list[np.ndarray]:
     return [cv2.imread(str(s.image_path), cv2.IMREAD_COLOR) for s in tqdm(samples, desc="load")]
 
 
+def load_render(root: Path, limit: int, seed: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Rendered scenes (YOLO labels, every tile a box, face-down ones too), long side 640."""
+    paths = sorted((root / "images").glob("*.jpg"))
+    np.random.default_rng(seed).shuffle(paths)
+    imgs, boxes = [], []
+    for p in tqdm(paths[:limit], desc="load render", mininterval=5):
+        lbl = root / "labels" / (p.stem + ".txt")
+        img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+        if img is None or not lbl.is_file():
+            continue
+        f = 640 / max(img.shape[:2])
+        img = cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        h, w = img.shape[:2]
+        b = []
+        for line in lbl.read_text().splitlines():
+            v = line.split()
+            if len(v) == 5:
+                cx, cy, bw, bh = (float(x) for x in v[1:])
+                b.append(((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h))
+        if b:
+            imgs.append(img)
+            boxes.append(np.array(b, np.float32))
+    return imgs, boxes
+
+
 def rot90_boxes(boxes: np.ndarray, k: int, w: int, h: int) -> np.ndarray:
     """Boxes (pixels) after np.rot90(img, k) (counter-clockwise) of a w x h image."""
     b = boxes.copy()
@@ -276,6 +301,10 @@ def train(args: argparse.Namespace) -> None:
         np.array(s.boxes, np.float32) * np.array([im.shape[1], im.shape[0]] * 2, np.float32)
         for s, im in zip(train_s, imgs, strict=True)
     ]
+    n_real = len(imgs)
+    if args.render and Path(args.render).is_dir():
+        rimgs, rboxes = load_render(Path(args.render), args.render_images, args.seed)
+        imgs, boxes_list = imgs + rimgs, boxes_list + rboxes
     vsub = valid_s[:: max(1, len(valid_s) // args.eval_images)]
     vimgs = load_images(vsub)
     device = torch.device(args.device)
@@ -284,7 +313,11 @@ def train(args: argparse.Namespace) -> None:
         model.load_state_dict(torch.load(args.init))
     model = model.to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    steps_per_epoch = math.ceil(len(imgs) / args.batch)
+    steps_per_epoch = math.ceil(n_real / args.batch)
+    # each view comes from a render with probability render_share, else from a real photo
+    pick = np.full(len(imgs), (1 - args.render_share) / n_real if len(imgs) > n_real else 1 / n_real)
+    if len(imgs) > n_real:
+        pick[n_real:] = args.render_share / (len(imgs) - n_real)
     total = steps_per_epoch * args.epochs
     budget = args.max_minutes * 60
     out_dir = Path(args.out)
@@ -292,7 +325,7 @@ def train(args: argparse.Namespace) -> None:
     best = -1.0
     start = time.time()
     for epoch in range(args.epochs):
-        order = rng.permutation(len(imgs))
+        order = rng.choice(len(imgs), steps_per_epoch * args.batch, p=pick / pick.sum())
         bar = tqdm(range(steps_per_epoch), desc=f"det epoch {epoch + 1}/{args.epochs}", mininterval=10)
         run = np.zeros(3)
         for step in bar:
@@ -337,6 +370,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--device", default="cpu")
+    p.add_argument("--render", default=None, help="rendered scenes dir with images/ and labels/")
+    p.add_argument("--render-images", type=int, default=1000)
+    p.add_argument("--render-share", type=float, default=0.3)
     p.add_argument("--init", default=None, help="start from this state_dict (.pt)")
     p.add_argument("--limit", type=int, default=0, help="use only the first N train images (smoke test)")
     p.add_argument("--eval-images", type=int, default=60)

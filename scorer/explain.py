@@ -8,6 +8,7 @@ why (不重复 and the other principles), then the total.
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 from scorer.engine import ScoreResult
 from scorer.notation import format_tiles
@@ -15,6 +16,7 @@ from scorer.notation import format_tiles
 _LANGS = ("zh", "en", "both")
 
 
+@lru_cache(maxsize=4096)
 def _width(text: str) -> int:
     """Display width: CJK characters take two columns in a terminal."""
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)

@@ -99,7 +99,8 @@ class _Reader:
                 self._emit(s * 9 + int(d) - 1 for d, _ in self.digits)
                 self.digits.clear()
             elif ch in HONOR_LETTERS:
-                self._flush_missing_suit(f"before '{ch}' at position {pos}")
+                if self.digits:
+                    self._flush_missing_suit(f"before '{ch}' at position {pos}")
                 self._emit([_honor_index(ch)])
             elif ch == "[":
                 self._open(pos)

@@ -173,6 +173,18 @@ def theme_pung_shapes(rng: random.Random) -> Draft:
     return Draft(sets, fill.pair if pair is None else pair)
 
 
+def theme_plain(rng: random.Random) -> Draft:
+    """Scattered chows of all three suits and an honor pair: the hands that score
+    almost nothing (无番和 among them)."""
+    sets: list[Set] = []
+    for suit in rng.sample(range(3), 3) + [rng.randrange(3)]:
+        if rng.random() < 0.8:
+            sets.append(("chow", _t(suit, rng.randint(2, 6))))
+        else:
+            sets.append(("pung", _t(suit, rng.randint(2, 8))))
+    return Draft(sets, rng.choice(HONORS))
+
+
 def theme_nine_gates(rng: random.Random) -> Draft:
     s = rng.randrange(3)
     tiles = [_t(s, r) for r in (1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9)]
@@ -226,6 +238,7 @@ THEMES: tuple[tuple[Callable[[random.Random], Draft], float], ...] = (
     (theme_pools, 4.0),
     (theme_chow_shapes, 3.0),
     (theme_pung_shapes, 3.0),
+    (theme_plain, 1.0),
     (theme_nine_gates, 0.3),
     (theme_seven_pairs, 1.0),
     (theme_thirteen_orphans, 0.3),

@@ -6,8 +6,10 @@ caller rejects the same contradictions with the same error codes.
 Field policy: unknown fields are rejected (`unknown_field`) so a typo such
 as `selfdrawn` never silently scores a different hand. Two optional
 extensions are accepted: `id` (any JSON value, echoed back so batch output
-can be matched to its input) and `lang` (`zh`/`en`/`both`, the language of
-`explanation`, default `both`).
+can be matched to its input) and `lang` (`zh`/`en`/`both`): with it the
+response also carries `explanation`, the readable fan table in that
+language (left out otherwise, since batch callers rarely read it and it is a
+third of the cost of a response).
 
 Contradictory flags (seed 001 fans 44-47 and 58) are errors, not silently
 dropped fans:
@@ -148,14 +150,14 @@ def parse_request(obj: dict) -> tuple[Hand, Situation]:
     return hand, check_situation(hand, sit)
 
 
-def request_lang(obj: dict) -> str:
-    lang = obj.get("lang", "both")
-    if lang not in LANGS:
+def request_lang(obj: dict) -> str | None:
+    lang = obj.get("lang")
+    if lang is not None and lang not in LANGS:
         raise ScoreError("bad_lang", f"'lang' must be zh, en or both, got {lang!r}")
     return lang
 
 
-def response(hand: Hand, sit: Situation, lang: str = "both") -> dict[str, Any]:
+def response(hand: Hand, sit: Situation, lang: str | None = "both") -> dict[str, Any]:
     """Score a validated hand; the contract response plus the extensions."""
     from scorer.engine import score
     from scorer.explain import format_table
@@ -166,7 +168,8 @@ def response(hand: Hand, sit: Situation, lang: str = "both") -> dict[str, Any]:
     out["payments"] = payments(result.total, sit.self_drawn)
     out["hand"] = format_hand(normalized(hand))
     out["situation"] = situation_json(sit)
-    out["explanation"] = format_table(result, lang=lang)
+    if lang is not None:
+        out["explanation"] = format_table(result, lang=lang)
     return out
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from scorer.fans import Fan
-from scorer.tiles import code
+from scorer.tiles import CODES
 
 
 @dataclass
@@ -46,7 +46,7 @@ class ScoreResult:
                     "name_en": h.fan.name_en,
                     "points": h.fan.points,
                     "count": h.count,
-                    "tiles": [[code(t) for t in occ] for occ in h.tiles],
+                    "tiles": [[CODES[t] for t in occ] for occ in h.tiles],
                     "detail": h.detail,
                 }
                 for h in self.fans
@@ -65,5 +65,5 @@ class ScoreResult:
                 for e in self.excluded
             ],
             "form": self.form,
-            "sets": [dict(s, tiles=[code(t) for t in s["tiles"]]) for s in self.sets],
+            "sets": [dict(s, tiles=[CODES[t] for t in s["tiles"]]) for s in self.sets],
         }

@@ -24,7 +24,7 @@ from vision.decode import Decoded, decode
 from vision.errors import ModelError, PhotoError
 from vision.layout import read_layout
 from vision.photo import MAX_BYTES, load_photo
-from vision.types import Detection, Layout, TileRead
+from vision.types import Detection, Group, Layout, TileRead
 
 DetectorFn = Callable[[np.ndarray], list[Detection]]
 ClassifierFn = Callable[[np.ndarray, list[Detection]], list[TileRead]]
@@ -76,18 +76,19 @@ def _tile_json(read: TileRead, group: int) -> dict[str, Any]:
     }
 
 
-def _meld_json(meld: Meld | None, tiles: list[int], reads: list[TileRead], gi: int) -> dict:
-    codes = [reads[i].chosen for i in tiles]
-    if meld is None:  # a concealed kong whose four tiles all lie face down
+def _meld_json(meld: Meld | None, group: Group, reads: list[TileRead], gi: int) -> dict:
+    codes = [reads[i].chosen for i in group.tiles]
+    if meld is None:  # not decoded: no legal hand, or a kong lying all face down
+        hidden = group.role == "concealed_kong"
         return {
             "group": gi,
             "tiles": codes,
-            "kind": "kong",
+            "kind": "kong" if hidden or len(codes) == 4 else None,
             "tile": None,
-            "concealed": True,
-            "promoted": False,
+            "concealed": hidden,
+            "promoted": group.promoted,
             "claimed": None,
-            "giver": None,
+            "giver": None if hidden else GIVERS.get(group.claimed),
             "notation": None,
         }
     chow = meld.kind is MeldKind.CHOW
@@ -112,7 +113,7 @@ def result_json(
     melds, winning, flowers = [], None, []
     for gi, g in enumerate(layout.groups):
         if g.role in ("meld", "concealed_kong"):
-            melds.append(_meld_json(decoded.melds.get(gi), g.tiles, reads, gi))
+            melds.append(_meld_json(decoded.melds.get(gi), g, reads, gi))
         elif g.role == "winning" and g.tiles:
             winning = reads[g.tiles[0]].chosen
         elif g.role == "flowers":

@@ -38,8 +38,13 @@ def photo_effects(img: np.ndarray, top_mask: np.ndarray, rng: np.random.Generato
     h, w = img.shape[:2]
     # white balance: warm (tungsten) to cold (shade, fluorescent), and exposure
     temp = rng.uniform(-1, 1)
-    gains = np.array([1 - 0.12 * temp, 1.0, 1 + 0.12 * temp], np.float32) * rng.uniform(0.75, 1.2)
+    gains = np.array([1 - 0.1 * temp, 1.0, 1 + 0.1 * temp], np.float32) * rng.uniform(0.85, 1.1)
     gains *= rng.uniform(0.96, 1.04, 3).astype(np.float32)
+    # auto exposure: a phone exposes for the bright tiles, which come out near white
+    tops = img[::4, ::4][top_mask[::4, ::4] > 128]
+    if len(tops) > 20:
+        level = float(np.percentile(tops.max(axis=1), 75))
+        gains *= np.float32(np.clip(rng.uniform(200, 250) / max(level, 1.0), 0.8, 1.8))
     # one lamp: brighter around a point, darker towards the corners (computed small)
     sh, sw = h // 8 + 1, w // 8 + 1
     yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
@@ -60,10 +65,10 @@ def photo_effects(img: np.ndarray, top_mask: np.ndarray, rng: np.random.Generato
         out = cv2.add(out, cv2.merge([glare, glare, glare]))
     out = np.clip(out, 0, 255, out=out).astype(np.uint8)
     # focus and motion blur
-    if rng.random() < 0.6:
-        out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.4, 1.8)))
-    if rng.random() < 0.2:
-        n = int(rng.integers(3, 10))
+    if rng.random() < 0.45:
+        out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.3, 1.5)))
+    if rng.random() < 0.1:
+        n = int(rng.integers(3, 8))
         k = np.zeros((n, n), np.float32)
         k[n // 2, :] = 1.0 / n
         rot = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)

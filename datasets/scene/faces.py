@@ -95,9 +95,10 @@ class FaceSet:
 
     def __init__(self, faces: dict[str, np.ndarray], rng: np.random.Generator, max_px: float = 300) -> None:
         self.faces = faces
-        self.tint = rng.uniform(-18, 10, 3).astype(np.float32)  # face colour shift
-        self.tint[0] -= rng.uniform(0, 25)  # more often yellowed than blue
-        self.ink_gain = rng.uniform(0.75, 1.15, 3).astype(np.float32)
+        self.tint = rng.uniform(-10, 12, 3).astype(np.float32)  # face colour shift
+        if rng.random() < 0.35:
+            self.tint[0] -= rng.uniform(0, 25)  # a yellowed set
+        self.ink_gain = rng.uniform(0.8, 1.1, 3).astype(np.float32)
         self.relief = float(rng.uniform(0.0, 0.6))
         self.light = rng.normal(0, 1, 2)
         self.down = 0

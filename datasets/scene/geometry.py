@@ -222,7 +222,8 @@ def fill_top(
 
 def label_geometry(cam: Camera, mesh: TileMesh) -> tuple[list[float], list[list[float]]]:
     """Axis-aligned box of the whole body and the face's four corners (TL, TR, BR, BL)."""
-    body = np.vstack([mesh.points(OUTLINE, 0.0), mesh.points(OUTLINE, TILE_T)])
+    body = np.vstack([mesh.points(OUTLINE, 0.0), mesh.points(OUTLINE, TILE_T - BEVEL),
+                      mesh.points(INNER, TILE_T)])
     pts = cam.project(body)
     box = [float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max())]
     corners = cam.project(mesh.points(FULL_QUAD, TILE_T))

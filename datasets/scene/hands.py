@@ -125,6 +125,8 @@ def _meld_tiles(rng: np.random.Generator, meld: Meld) -> list[dict]:
         for i, s in enumerate(spec):
             s["face_down"] = not outer_only or i in (0, 3)
         return spec
+    if meld.kind is MeldKind.KONG and meld.promoted:
+        spec.pop()  # laid out as the pung it was, the fourth tile goes on top
     n = len(spec)
     if meld.claimed == 1:
         side = 0
@@ -134,7 +136,6 @@ def _meld_tiles(rng: np.random.Generator, meld: Meld) -> list[dict]:
         side = 1 if n == 3 or rng.random() < 0.5 else 2
     spec[side]["sideways"] = True
     if meld.kind is MeldKind.KONG and meld.promoted:
-        spec.pop()
         spec.insert(side + 1, {"code": codes[0], "sideways": True, "face_down": False, "stacked": True})
     return spec
 

@@ -13,7 +13,7 @@ import numpy as np
 from datasets.scene.geometry import Camera
 
 TEX = 480  # texture pixels along the longer side of the visible table
-MAX_REACH = 60.0  # tile widths from the picture's centre that get a table texture
+MAX_REACH = 40.0  # tile widths from the picture's centre that get a table texture
 
 FELT_COLOURS = [  # BGR
     (60, 130, 40), (50, 110, 30), (90, 140, 30), (120, 90, 30), (130, 60, 20), (40, 40, 140),
@@ -107,8 +107,65 @@ def visible_table(cam: Camera) -> tuple[float, float, float, float]:
     return float(arr[:, 0].min()), float(arr[:, 1].min()), float(arr[:, 0].max()), float(arr[:, 1].max())
 
 
-def render_table(rng: np.random.Generator, cam: Camera, surface: str | None = None) -> tuple[np.ndarray, str]:
-    """The table as seen by the camera (BGR uint8) and the surface kind used."""
+def _table_edge(
+    rng: np.random.Generator, tex: np.ndarray, origin: tuple[float, float], ppu: float,
+    keep_in: tuple[float, float, float, float],
+) -> np.ndarray:
+    """Turn the texture into a square table with a wooden frame and the floor beyond.
+
+    Real photos often show the frame of a mahjong table and the room past
+    it; the table is placed so that every tile stays on it.
+    """
+    kx1, ky1, kx2, ky2 = keep_in
+    half = max(float(rng.uniform(13, 17)), (kx2 - kx1) / 2 + 1, (ky2 - ky1) / 2 + 1)
+    cx = rng.uniform(kx2 + 0.5 - half, kx1 - 0.5 + half)
+    cy = rng.uniform(ky2 + 0.5 - half, ky1 - 0.5 + half)
+    rim = float(rng.uniform(0.8, 2.5))
+    h, w = tex.shape[:2]
+    xs = origin[0] + (np.arange(w, dtype=np.float32) + 0.5) / ppu
+    ys = origin[1] + (np.arange(h, dtype=np.float32) + 0.5) / ppu
+    out_d = np.maximum(np.abs(xs[None, :] - cx), np.abs(ys[:, None] - cy)) - half
+    if out_d.max() <= 0:
+        return tex
+    wood = np.array(WOOD_COLOURS[rng.integers(len(WOOD_COLOURS))], np.float32) * rng.uniform(0.7, 1.1)
+    ramp = np.clip(out_d / rim, 0, 1)[..., None]
+    frame = wood * (1.15 - 0.5 * ramp) * (1 + 0.05 * _noise(rng, (h, w), 0.3 * ppu)[..., None])
+    floor_kind = str(rng.choice(["wood", "felt", "pattern"]))
+    floor = SURFACES[floor_kind](rng, (h, w), ppu) * rng.uniform(0.35, 0.7)
+    floor = cv2.GaussianBlur(floor.astype(np.float32), (0, 0), max(1.0, 0.3 * ppu))
+    out = tex.astype(np.float32)
+    on_rim = ((out_d > 0) & (out_d <= rim))[..., None]
+    beyond = (out_d > rim)[..., None]
+    out = np.where(on_rim, frame, out)
+    out = np.where(beyond, floor, out)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _fill_beyond_horizon(img: np.ndarray, cam: Camera, rng: np.random.Generator) -> None:
+    """Paint a wall where the camera looks above the table's horizon."""
+    r = cam.rot[:, 2]  # z component of a pixel's ray, linear in (u, v)
+    corners = [r[0] * (u - cam.cx) / cam.f + r[1] * (v - cam.cy) / cam.f + r[2]
+               for u in (0, cam.width) for v in (0, cam.height)]
+    if max(corners) < -0.03:
+        return
+    u = (np.arange(cam.width, dtype=np.float32) - cam.cx) / cam.f
+    v = (np.arange(cam.height, dtype=np.float32) - cam.cy) / cam.f
+    rz = r[0] * u[None, :] + r[1] * v[:, None] + r[2]
+    wall = np.array(rng.uniform(60, 200, 3), np.float32)
+    shade = np.clip(1.0 + rz * 2.0, 0.5, 1.3)[..., None]
+    mask = cv2.GaussianBlur((rz > -0.03).astype(np.float32), (0, 0), 3)[..., None]
+    img[:] = (img * (1 - mask) + wall * shade * mask).astype(np.uint8)
+
+
+def render_table(
+    rng: np.random.Generator, cam: Camera, keep_in: tuple[float, float, float, float] | None = None,
+    surface: str | None = None,
+) -> tuple[np.ndarray, str]:
+    """The table as seen by the camera (BGR uint8) and the surface kind used.
+
+    With `keep_in` (the tiles' table box) the table may end in a frame,
+    with the floor and a wall beyond.
+    """
     if surface is None:
         surface = str(rng.choice(list(SURFACES), p=SURFACE_P))
     x1, y1, x2, y2 = visible_table(cam)
@@ -116,10 +173,13 @@ def render_table(rng: np.random.Generator, cam: Camera, surface: str | None = No
     ppu = TEX / span
     shape = (max(8, int((y2 - y1) * ppu)), max(8, int((x2 - x1) * ppu)))
     tex = np.clip(SURFACES[surface](rng, shape, ppu), 0, 255).astype(np.uint8)
+    if keep_in is not None and rng.random() < 0.4:
+        tex = _table_edge(rng, tex, (x1, y1), ppu, keep_in)
     to_world = np.array([[1 / ppu, 0, x1], [0, 1 / ppu, y1], [0, 0, 1]])
     hmat = cam.plane_homography() @ to_world
     img = cv2.warpPerspective(tex, hmat, (cam.width, cam.height), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REFLECT)
+    _fill_beyond_horizon(img, cam, rng)
     return img, surface
 
 
@@ -164,3 +224,22 @@ def draw_clutter(
                 p = cam.project(np.column_stack([seg, np.zeros(2)]))
                 cv2.line(img, tuple(np.round(p[0]).astype(int)), tuple(np.round(p[1]).astype(int)),
                          (160, 140, 120), 1, cv2.LINE_AA)
+
+
+def draw_tray(
+    img: np.ndarray, rng: np.random.Generator, cam: Camera, bounds: tuple[float, float, float, float],
+) -> None:
+    """A shallow box under a grid of tiles, as sets are often photographed in their case."""
+    x1, y1, x2, y2 = bounds
+    pad = float(rng.uniform(0.0, 0.4))
+    wall = float(rng.uniform(0.3, 0.8))
+    colour = np.array(rng.choice([(30, 30, 30), (45, 40, 35), (60, 90, 120), (40, 40, 110)]), np.float32)
+    colour *= rng.uniform(0.8, 1.2)
+    # the bounds are padded by one tile depth around the tile centres already
+    inner = np.array([(x1 + 0.6 - pad, y1 + 0.6 - pad), (x2 - 0.6 + pad, y1 + 0.6 - pad),
+                      (x2 - 0.6 + pad, y2 - 0.6 + pad), (x1 + 0.6 - pad, y2 - 0.6 + pad)])
+    outer = inner + np.array([(-wall, -wall), (wall, -wall), (wall, wall), (-wall, wall)])
+    for quad, tone in ((outer, 1.5), (inner, 1.0)):
+        pts = cam.project(np.column_stack([quad, np.zeros(4)]))
+        cv2.fillConvexPoly(img, np.round(pts * 16).astype(np.int32), np.clip(colour * tone, 0, 255).tolist(),
+                           cv2.LINE_AA, 4)

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from scorer.errors import ScoreError
 from scorer.hand import Situation
+from scorer.notation import parse_hand
 from scorer.randhands import random_hand, to_request
 from scorer.request import (
     check_claim,
@@ -148,7 +149,8 @@ def test_fourth_tile_not_implied_otherwise():
 
 
 def test_response_fields_and_total():
-    resp = score_request({"hand": "[123p,1][345s,2][999s,3]66mEEE", "flowers": 2, "id": 7})
+    resp = score_request({"hand": "[123p,1][345s,2][999s,3]66mEEE", "flowers": 2, "id": 7,
+                          "lang": "en"})
     for key in ("fans", "total", "meets_minimum", "excluded", "payments", "hand", "form",
                 "sets", "explanation", "situation"):
         assert key in resp, key
@@ -163,6 +165,15 @@ def test_response_fields_and_total():
     assert resp["id"] == 7
     assert isinstance(resp["explanation"], str) and resp["explanation"]
     assert resp["payments"]["winner"] > 0
+
+
+def test_explanation_only_on_request():
+    """The readable table is added only when the request names a language."""
+    resp = score_request({"hand": "[123p,1][345s,2][999s,3]66mEEE"})
+    assert "explanation" not in resp
+    resp = score_request({"hand": "[123p,1][345s,2][999s,3]66mEEE", "lang": "zh"})
+    assert "合计" in resp["explanation"]
+    assert "Total" not in resp["explanation"]
 
 
 def test_not_winning_is_a_score_error():
@@ -266,3 +277,35 @@ def test_fuzz_score_request_raises_only_score_error(obj):
         assert exc.code and exc.message
     else:
         assert resp["total"] == sum(f["points"] * f["count"] for f in resp["fans"])
+
+
+def test_remaining_error_paths():
+    from scorer.request import check_situation
+
+    waiting = parse_hand("123m456p789s23sEE", waiting=True)
+    with pytest.raises(ScoreError) as err:
+        check_situation(waiting, Situation())
+    assert code_of(err) == "no_winning_tile"
+    for kwargs in ({}, {"claim": "平和", "total": 3}):
+        with pytest.raises(ScoreError) as err:
+            check_claim({"hand": PLAIN}, **kwargs)
+        assert code_of(err) == "bad_arguments"
+    with pytest.raises(ScoreError) as err:
+        check_claim({"hand": PLAIN}, total="12")  # type: ignore[arg-type]
+    assert code_of(err) == "bad_type"
+    with pytest.raises(ScoreError) as err:
+        parse_claim(22)  # type: ignore[arg-type]
+    assert code_of(err) == "bad_type"
+    with pytest.raises(ScoreError) as err:
+        waits_report({"hand": PLAIN})
+    assert code_of(err) == "wrong_tile_count"
+
+
+def test_format_rejects_non_playing_tiles():
+    from scorer.hand import Hand
+    from scorer.notation import format_hand
+
+    for bad in (34, 42, -1):
+        with pytest.raises(ScoreError) as err:
+            format_hand(Hand((), (0,) * 13, bad))
+        assert code_of(err) == "bad_tile"

@@ -162,3 +162,15 @@ def test_face_down_kong_is_left_for_the_person_to_name() -> None:
     assert kong["kind"] == "kong" and kong["tile"] is None and kong["concealed"] is True
     assert any("face down" in w for w in out["warnings"])
     assert [t["face_down"] for t in out["tiles"][:4]] == [True] * 4
+
+
+def test_melds_are_described_even_without_a_hand() -> None:
+    from tests.vision.layout_fixtures import simple_layout
+
+    tiles = simple_layout()
+    fake = FakeModels(tiles[:-3] + tiles[-2:])  # one 2p of the pung missed: no hand
+    out = recognize(_png(900, 400), "short.png", fake.detector, fake.classifier)
+    assert out["hand"] is None
+    chow = out["melds"][0]
+    assert chow["tiles"] == ["5m", "6m", "7m"] and chow["notation"] is None
+    assert chow["kind"] is None and chow["giver"] == "left"
