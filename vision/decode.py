@@ -29,7 +29,9 @@ from vision.types import Group, Layout, TileRead
 TOP_K_TILE = 6
 TOP_K_MELD = 12
 #: the most summed log-probability the rules may cost before we stop believing them
-MAX_DROP = 12.0
+MAX_DROP = 10.0
+#: the most one tile's reading may give up (e^-4.6: a class 1/100 as likely as the first)
+MAX_TILE_DROP = 4.6
 #: bounds on the search so a hopeless photo answers quickly
 MAX_STEPS = 30000
 MAX_SECONDS = 0.12
@@ -75,7 +77,7 @@ def _tile_var(read: TileRead, i: int) -> _Var:
     lp = _logp(read)
     order = np.argsort(-lp)[:TOP_K_TILE]
     best = lp[order[0]]
-    options = [_Option(float(lp[k]), (int(k),)) for k in order if lp[k] >= best - MAX_DROP]
+    options = [_Option(float(lp[k]), (int(k),)) for k in order if lp[k] >= best - MAX_TILE_DROP]
     return _Var([i], options)
 
 
@@ -99,11 +101,7 @@ def _meld_var(reads: list[TileRead], group: Group, gi: int) -> _Var:
             score = float(sum(lp[t] for lp, t in zip(lps, best, strict=True)))
             claimed = best[side] - base + 1
             options.append(_Option(score, best, Meld(MeldKind.CHOW, base, claimed)))
-    options.sort(key=lambda o: -o.score)
-    top = options[0].score
-    return _Var(
-        list(group.tiles), [o for o in options[:TOP_K_MELD] if o.score >= top - MAX_DROP], gi
-    )
+    return _Var(list(group.tiles), _keep(options, lps), gi)
 
 
 def _kong_var(reads: list[TileRead], group: Group, gi: int) -> _Var | None:
@@ -116,9 +114,24 @@ def _kong_var(reads: list[TileRead], group: Group, gi: int) -> _Var | None:
         _Option(float(sum(lp[t] for lp in lps)), (t,) * len(up), Meld(MeldKind.KONG, t, 0))
         for t in range(NUM_KINDS)
     ]
+    return _Var(up, _keep(options, lps), gi)
+
+
+def _keep(options: list[_Option], lps: list[np.ndarray]) -> list[_Option]:
+    """The most probable options in which no single tile is read against its evidence.
+
+    Empty when the tiles cannot make a meld without such a misreading.
+    """
+    best = [float(lp.max()) for lp in lps]
     options.sort(key=lambda o: -o.score)
     top = options[0].score
-    return _Var(up, [o for o in options[:TOP_K_MELD] if o.score >= top - MAX_DROP], gi)
+    kept = [
+        o
+        for o in options
+        if o.score >= top - MAX_DROP
+        and all(lp[t] >= b - MAX_TILE_DROP for lp, t, b in zip(lps, o.kinds, best, strict=True))
+    ]
+    return kept[:TOP_K_MELD]
 
 
 # -- search ---------------------------------------------------------------------
@@ -176,10 +189,11 @@ def decode(reads: list[TileRead], layout: Layout) -> Decoded:
     """Choose every tile's class and the hand; sets `chosen`/`overridden` on the reads."""
     _first_guesses(reads)
     result = Decoded(hand=None, notation=None)
-    roles = [g.role for g in layout.groups]
-    if "unknown" in roles:
-        result.warnings.append("Some tiles could not be placed, so no hand is claimed.")
-        return result
+    unplaced = sum(len(g.tiles) for g in layout.groups if g.role == "unknown")
+    if unplaced:
+        result.warnings.append(
+            f"Left out {unplaced} tile(s) that could not be placed in the hand or a meld."
+        )
     variables: list[_Var] = []
     hand_tiles: list[int] = []
     winning: list[int] = []
@@ -203,6 +217,9 @@ def decode(reads: list[TileRead], layout: Layout) -> Decoded:
             winning.extend(group.tiles)
     if n_melds > 4:
         result.warnings.append(f"{n_melds} melds found; a hand has at most 4.")
+        return result
+    if any(not v.options for v in variables):
+        result.warnings.append("A meld's tiles do not look like a chow, pung or kong.")
         return result
     need = 14 - 3 * n_melds
     have = len(hand_tiles) + len(winning)

@@ -31,7 +31,11 @@ GAP_OVER_USUAL = 0.4
 #: distance between row centre lines that starts a new row, in tile lengths
 ROW_SPLIT = 0.55
 #: how much wider than its row's median tile a box must be to lie sideways
-SIDEWAYS_RATIO = 1.3
+SIDEWAYS_RATIO = 1.4
+#: the most upright tiles a hand row can hold (14, and a stray one)
+MAX_HAND_ROW = 15
+#: how much of the smaller of two boxes their overlap must cover to count as one tile twice
+DUPLICATE_COVER = 0.55
 #: the most tilt (radians) the rows are straightened by; beyond it boxes say too little
 MAX_SLANT = np.radians(25)
 
@@ -61,7 +65,7 @@ def _top_class(read: TileRead) -> int:
     return int(np.argmax(read.probs))
 
 
-def _frame(boxes: np.ndarray, vertical: bool, rotation: int) -> _Frame:
+def _frame(boxes: np.ndarray, vertical: bool, rotation: int, members: list[int]) -> _Frame:
     """Row coordinates for a photo turned by `rotation` (0 or 90) degrees clockwise.
 
     A further half turn is found later and handled by reversing the order.
@@ -72,7 +76,7 @@ def _frame(boxes: np.ndarray, vertical: bool, rotation: int) -> _Frame:
     h = boxes[:, 3] - boxes[:, 1]
     u, v = (cy, -cx) if rotation == 90 else (cx, cy)
     eu, ev = (h, w) if vertical else (w, h)
-    angle = _slant(u, v)
+    angle = _slant(u[members], v[members])
     if angle:
         c, s = np.cos(angle), np.sin(angle)
         u, v = c * u + s * v, -s * u + c * v
@@ -138,7 +142,8 @@ def _mark_sideways(reads: list[TileRead], frame: _Frame, rows: list[list[int]]) 
 
 
 def _slots(reads: list[TileRead], frame: _Frame, row: list[int]) -> list[_Slot]:
-    """Tiles of a row in reading order; tiles overlapping along the row share a slot."""
+    """Tiles of a row in reading order; two sideways tiles stacked across the row share a slot
+    (a promoted kong). Other overlapping tiles (a heap, not a row) keep a slot each."""
     slots: list[_Slot] = []
     for i in sorted(row, key=lambda i: frame.u[i]):
         start, end = frame.u[i] - frame.eu[i] / 2, frame.u[i] + frame.eu[i] / 2
@@ -146,7 +151,8 @@ def _slots(reads: list[TileRead], frame: _Frame, row: list[int]) -> list[_Slot]:
         if slots:
             last = slots[-1]
             overlap = min(last.end, end) - max(last.start, start)
-            if overlap > 0.5 * min(last.end - last.start, end - start):
+            stack = side and last.sideways and len(last.tiles) == 1
+            if stack and overlap > 0.5 * min(last.end - last.start, end - start):
                 last.tiles.append(i)
                 last.start, last.end = min(last.start, start), max(last.end, end)
                 last.sideways = last.sideways or side
@@ -236,15 +242,18 @@ def _split_melds(
 def _peel(
     slots: list[_Slot], reads: list[TileRead]
 ) -> tuple[list[_Slot], list[_Slot], list[_Slot]] | None:
-    """Melds pushed against upright tiles: (plain before, melds, plain after), or None.
+    """Melds pushed against the end of a row of upright tiles: (before, melds, after), or None.
 
-    Tries every run around the sideways tiles that splits into melds and
-    keeps the one whose melds already look most like melds.
+    Tries every run around the sideways tiles that reaches an end of the row
+    and splits into melds; keeps the one whose melds already look most like
+    melds. Sideways boxes in the middle of a row are rather misdetections.
     """
     side = [k for k, slot in enumerate(slots) if slot.sideways]
     best: tuple[int, int, int] | None = None
     for start in range(max(0, side[0] - 3), side[0] + 1):
         for end in range(side[-1] + 1, min(len(slots), side[-1] + 4) + 1):
+            if start > 0 and end < len(slots):
+                continue  # melds lie at an end of the hand, not inside it
             parts = _split_melds(slots[start:end], reads)
             if parts is not None:
                 score = sum(_plausible(seg, reads) for seg, _, _ in parts)
@@ -270,12 +279,18 @@ class _Cluster:
 
 
 def _hand_row(clusters: list[_Cluster]) -> int:
-    """The row holding most upright tiles (nearest the player on a tie): the concealed hand."""
+    """The row holding most upright tiles, up to a hand's worth (a heap or the wall holds
+    more), nearest the player on a tie: the concealed hand."""
     per_row: dict[int, int] = {}
     for c in clusters:
         if c.kind == "plain":
             per_row[c.row] = per_row.get(c.row, 0) + len(c.tiles)
-    return max(per_row, key=lambda r: (per_row[r], r)) if per_row else -1
+    return _main_row(per_row) if per_row else -1
+
+
+def _main_row(per_row: dict[int, int]) -> int:
+    fitting = [r for r in per_row if per_row[r] <= MAX_HAND_ROW] or list(per_row)
+    return max(fitting, key=lambda r: (per_row[r], r))
 
 
 def _reversed(clusters: list[_Cluster]) -> bool | None:
@@ -298,6 +313,24 @@ def _reversed(clusters: list[_Cluster]) -> bool | None:
     return None if score == 0 else score > 0
 
 
+def _duplicates(reads: list[TileRead], boxes: np.ndarray) -> set[int]:
+    """Detections that mostly cover a better-scored one: the same tile found twice."""
+    order = sorted(range(len(reads)), key=lambda i: -reads[i].detection.score)
+    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    kept: list[int] = []
+    dups: set[int] = set()
+    for i in order:
+        for k in kept:
+            iw = min(boxes[i, 2], boxes[k, 2]) - max(boxes[i, 0], boxes[k, 0])
+            ih = min(boxes[i, 3], boxes[k, 3]) - max(boxes[i, 1], boxes[k, 1])
+            if iw > 0 and ih > 0 and iw * ih > DUPLICATE_COVER * max(min(area[i], area[k]), 1e-6):
+                dups.add(i)
+                break
+        else:
+            kept.append(i)
+    return dups
+
+
 def read_layout(reads: list[TileRead]) -> Layout:
     """Group the tiles of one photo into the concealed row, melds, winning tile and flowers.
 
@@ -308,16 +341,18 @@ def read_layout(reads: list[TileRead]) -> Layout:
     if not reads:
         return layout
     boxes = np.array([r.detection.box for r in reads], dtype=float)
-    w = np.maximum(boxes[:, 2] - boxes[:, 0], 1e-6)
-    h = np.maximum(boxes[:, 3] - boxes[:, 1], 1e-6)
+    dups = _duplicates(reads, boxes)
+    live = [i for i in range(len(reads)) if i not in dups]
+    w = np.maximum(boxes[live, 2] - boxes[live, 0], 1e-6)
+    h = np.maximum(boxes[live, 3] - boxes[live, 1], 1e-6)
     vertical = bool(np.median(np.log(w / h)) > 0)  # most tiles wider than tall: rows run up-down
     length = float(np.median(np.maximum(w, h)))
     top = [_top_class(r) for r in reads]
-    flowers = [i for i, k in enumerate(top) if FLOWER_FIRST <= k < BACK_INDEX]
+    flowers = [i for i in live if FLOWER_FIRST <= top[i] < BACK_INDEX]
 
     rotation = 90 if vertical else 0
-    frame = _frame(boxes, vertical, rotation)
-    rows = _rows(frame, list(range(len(reads))), length)
+    frame = _frame(boxes, vertical, rotation, live)
+    rows = _rows(frame, live, length)
     _mark_sideways(reads, frame, rows)
     clusters: list[_Cluster] = []
     for row_no, row in enumerate(rows):
@@ -371,6 +406,9 @@ def read_layout(reads: list[TileRead]) -> Layout:
     _add_hand(layout, [(c.row, c.tiles) for c in clusters if c.kind == "plain"])
     if flowers:
         layout.groups.append(Group(role="flowers", tiles=flowers))
+    if dups:
+        layout.groups.append(Group(role="extra", tiles=sorted(dups)))
+        layout.warnings.append(f"Ignored {len(dups)} box(es) found twice on the same tile.")
     return layout
 
 
@@ -409,16 +447,16 @@ def _add_melds(layout: Layout, cluster: list[_Slot], reads: list[TileRead]) -> N
 def _add_hand(layout: Layout, clusters: list[tuple[int, list[int]]]) -> None:
     """The upright tiles: the concealed row, with the tile set apart at its end as winning.
 
-    Upright tiles in other rows are counted in the hand only when the hand
-    is short without them; otherwise they are set aside (discards or
-    another player's tiles caught in the photo).
+    Upright tiles in other rows are counted in the hand only when exactly
+    they complete its count; otherwise they are set aside (discards, the
+    wall or another player's tiles caught in the photo).
     """
     if not clusters:
         return
     per_row: dict[int, int] = {}
     for row_no, tiles in clusters:
         per_row[row_no] = per_row.get(row_no, 0) + len(tiles)
-    main = max(per_row, key=lambda r: (per_row[r], r))
+    main = _main_row(per_row)
     hand_clusters = [tiles for row_no, tiles in clusters if row_no == main]
     apart = [tiles for row_no, tiles in clusters if row_no != main]
     need = 14 - 3 * sum(g.role in ("meld", "concealed_kong") for g in layout.groups)
@@ -437,15 +475,15 @@ def _add_hand(layout: Layout, clusters: list[tuple[int, list[int]]]) -> None:
             "No tile is set apart at the end of the hand; took its last tile as the winning tile."
         )
     extra = [i for tiles in apart for i in tiles]
-    if extra and len(concealed) + len(winning) == need:
-        layout.groups.append(Group(role="extra", tiles=extra))
-        layout.warnings.append(
-            f"Left out {len(extra)} upright tile(s) lying away from the hand row."
-        )
-    elif extra:
+    if extra and len(concealed) + len(winning) + len(extra) == need:
         concealed.extend(extra)
         layout.warnings.append(
             f"Counted {len(extra)} upright tile(s) lying away from the hand row as concealed."
+        )
+    elif extra:
+        layout.groups.append(Group(role="extra", tiles=extra))
+        layout.warnings.append(
+            f"Left out {len(extra)} upright tile(s) lying away from the hand row."
         )
     layout.groups.append(Group(role="concealed", tiles=concealed))
     if winning:

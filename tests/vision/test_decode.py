@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorer.notation import parse_hand
 from scorer.tiles import CODES
@@ -121,3 +123,30 @@ def test_waiting_hand_lists_its_waits() -> None:
     _, result = _run(tiles)
     assert result.hand is None
     assert [CODES[t] for t in result.waits] == ["2s"]
+
+
+def test_a_tile_is_never_forced_into_a_class_it_clearly_is_not() -> None:
+    # the 5m of the chow reads as E with no doubt: no chow/pung within reach
+    reads = reads_for(simple_layout(), seconds={8: ("E", None)})
+    reads[8].probs = probs_for("E", p_first=0.999)
+    result = decode(reads, read_layout(reads))
+    assert result.hand is None and not any(r.overridden for r in reads)
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.just(GAP), st.sampled_from(CODES), st.sampled_from(CODES).map(lambda c: c + "/")
+        ),
+        max_size=18,
+    ),
+    st.lists(st.sampled_from(CODES[:34]), max_size=14),
+    st.sampled_from([0, 90, 180, 270]),
+)
+def test_any_table_decodes_without_error(front, hand, rotation) -> None:
+    tiles = row(front, y=100) + row([*hand, GAP, "E"], y=300)
+    reads = reads_for(tiles, rotation=rotation, jitter=3.0, shuffle=True)
+    result = decode(reads, read_layout(reads))
+    if result.hand is not None:
+        assert parse_hand(result.notation) == result.hand
