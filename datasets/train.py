@@ -2,7 +2,8 @@
 
 Trains the tile detector, then the crop classifier, from scratch on cmd-v4
 (fixed seeds) and exports both ONNX files into `models/`. About 2 hours on
-2 CPU cores; `--device cuda` uses a GPU. Checkpoints go to `--runs`
+2 free CPU cores; `--device cuda` uses a GPU. `--render DIR` adds rendered
+scenes (30 % of the classifier's views). Checkpoints go to `--runs`
 (outside the repository).
 """
 
@@ -23,8 +24,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--device", default="cpu")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--runs", default="/work/data/runs", help="checkpoint folder")
-    p.add_argument("--det-epochs", type=int, default=28)
-    p.add_argument("--cls-epochs", type=int, default=12)
+    p.add_argument("--det-epochs", type=int, default=40)
+    p.add_argument("--cls-epochs", type=int, default=30)
     p.add_argument("--only", choices=("detector", "classifier"), default=None)
     a = p.parse_args(argv)
     if a.only in (None, "detector"):
@@ -35,7 +36,8 @@ def main(argv: list[str] | None = None) -> None:
         train_detector.train(det)
     if a.only in (None, "classifier"):
         cls = train_classifier.parser().parse_args([
-            "--epochs", str(a.cls_epochs), "--device", a.device, "--threads", str(a.threads),
+            "--epochs", str(a.cls_epochs), "--samples", "8000", "--device", a.device,
+            "--threads", str(a.threads),
             "--out", str(Path(a.runs) / "classifier"), "--export", str(MODELS / "classifier.onnx"),
         ] + (["--data", a.data] if a.data else []) + (["--render", a.render] if a.render else []))  # fmt: skip
         train_classifier.train(cls)

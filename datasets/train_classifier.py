@@ -265,7 +265,7 @@ def train(args: argparse.Namespace) -> None:
     device = torch.device(args.device)
     model = CropNet()
     if args.init:  # fine-tune from an earlier run (e.g. when rendered data arrives)
-        model.load_state_dict(torch.load(args.init))
+        model.load_state_dict(torch.load(args.init, map_location="cpu"))
     model = model.to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     steps = args.samples // args.batch
@@ -301,7 +301,7 @@ def train(args: argparse.Namespace) -> None:
         if budget and time.time() - start > budget:
             print("time budget reached", flush=True)
             break
-    model.load_state_dict(torch.load(out_dir / "classifier_best.pt"))
+    model.load_state_dict(torch.load(out_dir / "classifier_best.pt", map_location="cpu"))
     model.cpu()
     export_onnx(model, Path(args.export))
     print(f"exported {args.export} (best valid acc {best:.4f})", flush=True)

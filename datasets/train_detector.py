@@ -310,7 +310,7 @@ def train(args: argparse.Namespace) -> None:
     device = torch.device(args.device)
     model = TileNet()
     if args.init:  # continue from an earlier run
-        model.load_state_dict(torch.load(args.init))
+        model.load_state_dict(torch.load(args.init, map_location="cpu"))
     model = model.to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps_per_epoch = math.ceil(n_real / args.batch)
@@ -355,7 +355,7 @@ def train(args: argparse.Namespace) -> None:
         if budget and time.time() - start > budget:
             print("time budget reached", flush=True)
             break
-    model.load_state_dict(torch.load(out_dir / "detector_best.pt"))
+    model.load_state_dict(torch.load(out_dir / "detector_best.pt", map_location="cpu"))
     model.cpu()
     export_onnx(model, Path(args.export))
     print(f"exported {args.export} (best subset F1 {best:.3f})", flush=True)

@@ -101,3 +101,24 @@ def test_finds_the_tiles_of_a_real_hand_photo(detector: Detector) -> None:
             total += 1
             found += any(_iou(d.box, gt) >= 0.5 for d in dets)
     assert found / total >= 0.9
+
+
+def _drawn_row() -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
+    """Eight white tiles with dark numerals on a green table."""
+    img = np.zeros((600, 900, 3), np.uint8)
+    img[:] = (40, 110, 30)
+    boxes = []
+    for i in range(8):
+        x, y = 100 + i * 80, 250
+        cv2.rectangle(img, (x, y), (x + 66, y + 90), (235, 240, 240), -1)
+        cv2.putText(img, str(i + 1), (x + 15, y + 65), cv2.FONT_HERSHEY_SIMPLEX, 1.8, (30, 30, 160), 4)
+        boxes.append((x, y, x + 66, y + 90))
+    return img, boxes
+
+
+def test_finds_drawn_tiles(detector: Detector) -> None:
+    img, boxes = _drawn_row()
+    dets = detector(img)
+    assert len(dets) == len(boxes)
+    for gt in boxes:
+        assert max(_iou(d.box, gt) for d in dets) >= 0.5

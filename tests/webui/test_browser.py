@@ -173,6 +173,17 @@ def test_pasted_notation_and_referee_check(open_page):
     assert page.locator("#check-result .diff.extra li").count() == 2
 
 
+@needs_scorer
+def test_hand_under_eight_fans_shows_the_wrong_win_penalty(open_page):
+    """Seed 000 (错和): a declared win under 8 fans pays 10 to each other player."""
+    page = open_page(locale="en-US")
+    page.fill("#notation", "123m456m789p234s55p")  # a plain discard win, well under 8
+    page.click("#notation-apply")
+    page.wait_for_selector("#result .payments .wrong-win")
+    text = page.locator("#result .payments").inner_text()
+    assert "wrong win" in text and "-30" in text and "+10" in text
+
+
 def test_language_switch(open_page):
     page = open_page(locale="zh-CN")
     assert page.locator("#result-card h2").inner_text() == "番数"

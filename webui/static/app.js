@@ -690,7 +690,16 @@
       p.className = "payments" + (r.meets_minimum ? "" : " void");
       p.innerHTML = `<h3>${t("payments")}</h3>`;
       const ul = document.createElement("ul");
-      Object.entries(r.payments).forEach(([k, v]) => {
+      // Under 8 fans a declared win is 错和 (seed 000): the declarer pays 10 to each other player.
+      const entries = r.meets_minimum ? Object.entries(r.payments)
+        : [["wrong_win", -30], ["wrong_win_others", 10]];
+      if (!r.meets_minimum) {
+        const note = document.createElement("p");
+        note.className = "wrong-win";
+        note.textContent = t("wrong_win_note");
+        p.appendChild(note);
+      }
+      entries.forEach(([k, v]) => {
         if (typeof v !== "number") return;
         const li = document.createElement("li");
         li.innerHTML = `<span>${escapeHtml(t(`pay_${k}`))}</span><strong class="${v >= 0 ? "plus" : "minus"}">${v > 0 ? "+" : ""}${v}</strong>`;
