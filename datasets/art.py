@@ -233,16 +233,35 @@ XMJ_REAL_GRID: dict[str, tuple[int, int]] = {
 }  # fmt: skip
 
 
+def _grid_faces(
+    img: np.ndarray,
+    grid: dict[str, tuple[int, int]],
+    cols: int,
+    rows: int,
+    x_span: tuple[float, float],
+    y_span: tuple[float, float],
+) -> dict[str, Face]:
+    """Cut the faces out of a sprite sheet of equal cells.
+
+    `x_span`/`y_span` are the part of each cell (as fractions) that holds
+    the face, leaving out the sheet's drawn tile edges and index labels.
+    """
+    cw, ch = img.shape[1] / cols, img.shape[0] / rows
+    faces = {}
+    for code_, (r, c) in grid.items():
+        x0, y0 = c * cw, r * ch
+        crop = img[
+            round(y0 + y_span[0] * ch) : round(y0 + y_span[1] * ch),
+            round(x0 + x_span[0] * cw) : round(x0 + x_span[1] * cw),
+        ]
+        faces[code_] = fit_face(crop)
+    return faces
+
+
 def extract_xmj_real(tmp: Path) -> dict[str, Face]:
     """real.gif: a photograph of a tile set, 9 x 5 cells."""
     img = _read_gif(XMJ_DIR / "real.gif")
-    cw, ch = img.shape[1] / 9, img.shape[0] / 5
-    faces = {}
-    for code_, (r, c) in XMJ_REAL_GRID.items():
-        x0, y0 = c * cw, r * ch
-        crop = img[round(y0 + 0.05 * ch) : round(y0 + 0.95 * ch), round(x0 + 0.06 * cw) : round(x0 + 0.94 * cw)]
-        faces[code_] = fit_face(crop)
-    return faces
+    return _grid_faces(img, XMJ_REAL_GRID, 9, 5, (0.06, 0.94), (0.05, 0.95))
 
 
 XMJ_DOROTHY: dict[str, tuple[int, int]] = {
@@ -259,13 +278,7 @@ XMJ_DOROTHY: dict[str, tuple[int, int]] = {
 def extract_xmj_dorothy(tmp: Path) -> dict[str, Face]:
     """dorothys.gif: a Western set with English index labels, 21 x 4 cells of 64 x 80."""
     img = _read_gif(XMJ_DIR / "dorothys.gif")
-    cw, ch = img.shape[1] / 21, img.shape[0] / 4
-    faces = {}
-    for code_, (r, c) in XMJ_DOROTHY.items():
-        x0, y0 = c * cw, r * ch
-        crop = img[round(y0 + 0.04 * ch) : round(y0 + 0.86 * ch), round(x0 + 0.14 * cw) : round(x0 + 0.96 * cw)]
-        faces[code_] = fit_face(crop)
-    return faces
+    return _grid_faces(img, XMJ_DOROTHY, 21, 4, (0.14, 0.96), (0.04, 0.86))
 
 
 # ---------------------------------------------------------------- Unicode

@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from vision.detect import MODEL_DIR, check_image
+from vision.runtime import open_session
 from vision.types import Detection, TileRead
 
 INPUT = 64
@@ -53,15 +54,8 @@ class Classifier:
     """Classifies detected tiles; one onnxruntime CPU session per instance."""
 
     def __init__(self, model_path: str | Path | None = None, flip_average: bool = True):
-        import onnxruntime as ort
-
         path = Path(model_path) if model_path is not None else DEFAULT_MODEL
-        if not path.is_file():
-            raise FileNotFoundError(f"classifier model not found: {path}")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = 2
-        opts.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        self.session = open_session(path, "classifier")
         self.input_name = self.session.get_inputs()[0].name
         self.flip_average = flip_average
 

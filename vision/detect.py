@@ -14,6 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.runtime import open_session
 from vision.types import Detection
 
 STRIDE = 4
@@ -108,15 +109,8 @@ class Detector:
     def __init__(
         self, model_path: str | Path | None = None, threshold: float = 0.4, nms_iou: float = 0.4
     ):
-        import onnxruntime as ort
-
         path = Path(model_path) if model_path is not None else DEFAULT_MODEL
-        if not path.is_file():
-            raise FileNotFoundError(f"detector model not found: {path}")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = 2
-        opts.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        self.session = open_session(path, "detector")
         self.input_name = self.session.get_inputs()[0].name
         self.threshold = threshold  # chosen on cmd-v4 valid (best F1 of precision/recall)
         self.nms_iou = nms_iou
