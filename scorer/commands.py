@@ -12,10 +12,10 @@ import argparse
 import gc
 import json
 import sys
-import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
+from scorer.columns import display_width, pad
 from scorer.errors import ScoreError
 from scorer.request import error_response, score_request
 
@@ -210,15 +210,6 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
-def _width(text: str) -> int:
-    """Terminal columns: CJK characters take two."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def _right(text: str, width: int) -> str:
-    return " " * max(0, width - _width(text)) + text
-
-
 def format_waits(rep: dict[str, Any], lang: str) -> str:
     """Readable waits: one line per winning tile, discard and self-draw totals."""
     head = f"{label(lang, 'Hand', '手牌')}: {rep['hand']}"
@@ -226,11 +217,11 @@ def format_waits(rep: dict[str, Any], lang: str) -> str:
         return head + "\n" + label(lang, "Not waiting: no tile completes this hand.",
                                    "未听牌：没有能和的牌。")
     captions = [label(lang, "discard", "点和"), label(lang, "self-draw", "自摸")]
-    widths = [max(6, _width(c)) for c in captions]
+    widths = [max(6, display_width(c)) for c in captions]
     tile_caption = label(lang, "tile", "和张")
-    first = max(5, _width(tile_caption))
-    lines = [head, tile_caption + " " * (first - _width(tile_caption))
-             + "".join("  " + _right(c, w) + "    " for c, w in zip(captions, widths, strict=True))
+    first = max(5, display_width(tile_caption))
+    lines = [head, tile_caption + " " * (first - display_width(tile_caption))
+             + "".join("  " + pad(c, w, right=True) + "    " for c, w in zip(captions, widths, strict=True))
              .rstrip()]
     notes = set()
     for w in rep["waits"]:
@@ -244,7 +235,7 @@ def format_waits(rep: dict[str, Any], lang: str) -> str:
                 cell, mark = str(entry["total"]), "" if entry["meets_minimum"] else " <8"
                 if mark:
                     notes.add("<8")
-            row += "  " + _right(cell, width) + f"{mark:<4}"
+            row += "  " + pad(cell, width, right=True) + f"{mark:<4}"
         lines.append(row.rstrip())
     if "<8" in notes:
         lines.append(label(lang, "<8: below the 8-fan minimum (flowers do not count)",

@@ -7,23 +7,11 @@ why (不重复 and the other principles), then the total.
 
 from __future__ import annotations
 
-import unicodedata
-from functools import lru_cache
-
+from scorer.columns import display_width, pad
 from scorer.engine import ScoreResult
 from scorer.notation import format_tiles
 
 _LANGS = ("zh", "en", "both")
-
-
-@lru_cache(maxsize=4096)
-def _width(text: str) -> int:
-    """Display width: CJK characters take two columns in a terminal."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def _pad(text: str, width: int) -> str:
-    return text + " " * max(0, width - _width(text))
 
 
 def _name(fan, lang: str) -> str:
@@ -44,13 +32,13 @@ def format_table(result: ScoreResult, lang: str = "zh") -> str:
         label = f"{hit.fan.id:>2} {_name(hit.fan, lang)}"
         times = f"x{hit.count}" if hit.count > 1 else ""
         rows.append((label, f"{hit.fan.points}{times}", str(hit.fan.points * hit.count), hit.detail))
-    width = max([_width(r[0]) for r in rows] + [10])
+    width = max([display_width(r[0]) for r in rows] + [10])
     lines = [
-        f"{_pad(label, width)}  {pts:>6}  {sub:>4}  {detail}".rstrip()
+        f"{pad(label, width)}  {pts:>6}  {sub:>4}  {detail}".rstrip()
         for label, pts, sub, detail in rows
     ]
     total_label = "合计 Total" if lang == "both" else ("合计" if zh else "Total")
-    lines.append(f"{_pad(total_label, width)}  {'':>6}  {result.total:>4}")
+    lines.append(f"{pad(total_label, width)}  {'':>6}  {result.total:>4}")
     if not result.meets_minimum:
         lines.append("未达起和8番 (花牌不计)" if lang == "zh" else
                      "below the 8-point minimum (flowers do not count)")

@@ -50,7 +50,7 @@ def models() -> tuple[DetectorFn, ClassifierFn]:
                 raise ModelError(
                     "models_missing",
                     f"The recognition models could not be loaded ({exc}). "
-                    "Reinstall the package or train them (see models/README.md).",
+                    "Reinstall the package or train them (see models/MODEL_CARD.md).",
                 ) from exc
         return _MODELS
 

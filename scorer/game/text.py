@@ -6,31 +6,22 @@ line up.
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Any
 
+from scorer.columns import display_width, pad
 from scorer.game.rules import penalty_payments
 
 _WIND_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
 _KIND_ZH = {"wrong_win": "错和", "false_win": "诈和", "deduction": "罚分"}
 
 
-def _width(text: str) -> int:
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
-def _pad(text: str, width: int, right: bool = False) -> str:
-    fill = " " * max(0, width - _width(text))
-    return fill + text if right else text + fill
-
-
 def table(rows: list[list[str]], right: set[int] | None = None) -> str:
     """Columns padded to their widest cell; `right` lists right-aligned columns."""
     right = right or set()
-    widths = [max(_width(r[i]) for r in rows) for i in range(len(rows[0]))]
+    widths = [max(display_width(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = []
     for r in rows:
-        cells = [_pad(c, widths[i], i in right) for i, c in enumerate(r)]
+        cells = [pad(c, widths[i], i in right) for i, c in enumerate(r)]
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines)
 
