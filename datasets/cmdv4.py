@@ -93,7 +93,7 @@ def load_split(split: str, root: str | Path | None = None) -> list[Sample]:
         raise FileNotFoundError(f"no cmd-v4 images at {img_dir}")
     samples = []
     for img in sorted(img_dir.iterdir()):
-        if img.suffix.lower() not in (".jpg", ".jpeg", ".png"):
+        if img.suffix.lower() not in (".jpg", ".jpeg", ".png", ".webp"):
             continue
         lbl = lbl_dir / (img.stem + ".txt")
         if not lbl.is_file():

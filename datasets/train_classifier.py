@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing as mp
 import time
 from pathlib import Path
 
@@ -24,7 +25,9 @@ import torch.nn.functional as F
 from tqdm import tqdm
 
 from datasets.augment import photometric
-from datasets.cmdv4 import load_split
+from datasets.cmdv4 import Sample, load_split
+from datasets.label_check import usable
+from datasets.loader import fork_safe, stream
 from datasets.train_detector import set_lr
 from scorer.tiles import BACK_INDEX, CODES, INDEX
 from vision.classify import INPUT, MEAN, STD
@@ -35,11 +38,16 @@ MARGIN_FACTOR = 1.5
 
 
 def conv_bn(cin: int, cout: int, s: int = 1) -> nn.Sequential:
-    return nn.Sequential(nn.Conv2d(cin, cout, 3, s, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, 3, s, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)
+    )
+
+
+WIDTHS = {"base": (32, 48, 96, 160), "wide": (48, 80, 144, 240)}
 
 
 class CropNet(nn.Module):
-    """Small VGG-style CNN: 64x64 RGB crop -> 43 logits."""
+    """Small VGG-style CNN: 64x64 RGB crop -> 43 logits (`wide`: for GPU-length training)."""
 
     def __init__(self, w: tuple[int, ...] = (32, 48, 96, 160)):
         super().__init__()
@@ -72,27 +80,60 @@ def store_crop(img: np.ndarray, box: tuple[float, float, float, float]) -> np.nd
         small = cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
         m = cv2.getAffineTransform(src * f, dst)
         img = small
-    return cv2.warpAffine(img, m, (STORE, STORE), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(
+        img, m, (STORE, STORE), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
 
 
-def collect(split: str, root: str | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """All crops of a split: (N,STORE,STORE,3) uint8, labels (N,), box sizes (N,2) in pixels."""
+def _sample_crops(s: Sample) -> tuple[list[np.ndarray], list[int], list[tuple[float, float]]]:
+    img = cv2.imread(str(s.image_path), cv2.IMREAD_COLOR)
+    h, w = img.shape[:2]
     crops, labels, sizes = [], [], []
-    for s in tqdm(load_split(split, root), desc=f"crops {split}", mininterval=5):
-        img = cv2.imread(str(s.image_path), cv2.IMREAD_COLOR)
-        h, w = img.shape[:2]
-        for b, c in zip(s.boxes, s.codes, strict=True):
-            box = (b[0] * w, b[1] * h, b[2] * w, b[3] * h)
-            bw, bh = box[2] - box[0], box[3] - box[1]
-            if bw < 6 or bh < 6 or bw > 0.8 * w and bh > 0.8 * h:
-                continue
-            crops.append(store_crop(img, box))
-            labels.append(INDEX[c])
-            sizes.append((bw, bh))
+    for b, c in zip(s.boxes, s.codes, strict=True):
+        box = (b[0] * w, b[1] * h, b[2] * w, b[3] * h)
+        bw, bh = box[2] - box[0], box[3] - box[1]
+        if bw < 6 or bh < 6 or bw > 0.8 * w and bh > 0.8 * h:
+            continue
+        crops.append(store_crop(img, box))
+        labels.append(INDEX[c])
+        sizes.append((bw, bh))
+    return crops, labels, sizes
+
+
+def collect(
+    split: str, root: str | None, workers: int = 0, keep_all: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """All crops of a split: (N,STORE,STORE,3) uint8, labels (N,), box sizes (N,2) in pixels."""
+    samples = load_split(split, root)
+    if split == "train" and not keep_all:
+        samples = usable(samples)
+    crops, labels, sizes = [], [], []
+    for c, lab, sz in _parallel(_sample_crops, samples, workers, f"crops {split}"):
+        crops += c
+        labels += lab
+        sizes += sz
     return np.stack(crops), np.array(labels, np.int64), np.array(sizes, np.float32)
 
 
-def synth_backs(n: int, rng: np.random.Generator, backgrounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _parallel(fn, items: list, workers: int, desc: str):
+    """fn over items, in a process pool when workers > 1, in order, with a progress bar."""
+    if workers > 1:
+        with (
+            fork_safe(),
+            mp.get_context("fork").Pool(
+                workers, initializer=cv2.setNumThreads, initargs=(1,)
+            ) as pool,
+        ):
+            yield from tqdm(
+                pool.imap(fn, items, chunksize=8), total=len(items), desc=desc, mininterval=5
+            )
+    else:
+        yield from (fn(x) for x in tqdm(items, desc=desc, mininterval=5))
+
+
+def synth_backs(
+    n: int, rng: np.random.Generator, backgrounds: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """Plain coloured tile backs (rounded body, optional face-coloured edge) on real backgrounds."""
     palette = [(40, 120, 40), (30, 90, 200), (60, 170, 220), (40, 40, 180), (150, 80, 30),
                (120, 60, 120), (20, 140, 90), (200, 200, 200), (80, 80, 80), (10, 100, 230)]  # fmt: skip
@@ -130,7 +171,13 @@ def synth_backs(n: int, rng: np.random.Generator, backgrounds: np.ndarray) -> tu
         layer *= shade[:, None, None] if rng.random() < 0.5 else shade[None, :, None]
         layer += rng.normal(0, rng.uniform(2, 10), layer.shape).astype(np.float32)
         if rng.random() < 0.3:  # a back pattern or logo blob
-            cv2.circle(layer, (STORE // 2, STORE // 2), int(rng.uniform(5, 20)), tuple(float(v) for v in col * 0.7), int(rng.choice([-1, 2])))
+            cv2.circle(
+                layer,
+                (STORE // 2, STORE // 2),
+                int(rng.uniform(5, 20)),
+                tuple(float(v) for v in col * 0.7),
+                int(rng.choice([-1, 2])),
+            )
         a = (cv2.GaussianBlur(body, (3, 3), 0).astype(np.float32) / 255)[:, :, None]
         out = img.astype(np.float32) * (1 - a) + layer * a
         crops.append(np.clip(out, 0, 255).astype(np.uint8))
@@ -139,7 +186,9 @@ def synth_backs(n: int, rng: np.random.Generator, backgrounds: np.ndarray) -> tu
     return np.stack(crops), np.array(sizes, np.float32)
 
 
-def view(crop: np.ndarray, size: tuple[float, float], rng: np.random.Generator | None) -> np.ndarray:
+def view(
+    crop: np.ndarray, size: tuple[float, float], rng: np.random.Generator | None
+) -> np.ndarray:
     """A training view of a stored crop as run time cuts it; rng=None gives the plain view."""
     w, h = float(size[0]), float(size[1])
     c = np.array([STORE / 2, STORE / 2], np.float32)
@@ -167,27 +216,40 @@ def view(crop: np.ndarray, size: tuple[float, float], rng: np.random.Generator |
     a = to_out @ rot @ to_real
     t = np.array([INPUT / 2, INPUT / 2]) - a @ c
     m = np.hstack([a, t[:, None]])
-    return cv2.warpAffine(crop, m, (INPUT, INPUT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(
+        crop, m, (INPUT, INPUT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
 
 
 def to_input(views: np.ndarray) -> np.ndarray:
     return ((views[..., ::-1].astype(np.float32) - MEAN) / STD).transpose(0, 3, 1, 2).copy()
 
 
-def evaluate(model: nn.Module, crops: np.ndarray, labels: np.ndarray, sizes: np.ndarray) -> dict[str, float]:
+def evaluate(
+    model: nn.Module, crops: np.ndarray, labels: np.ndarray, sizes: np.ndarray
+) -> dict[str, float]:
     """Top-1 accuracy on plain views (with the run-time 180-degree test-time average)."""
     model.eval()
+    device = next(model.parameters()).device
     preds = []
     with torch.no_grad():
         for i in range(0, len(crops), 256):
-            v = np.stack([view(c, s, None) for c, s in zip(crops[i : i + 256], sizes[i : i + 256], strict=True)])
-            x = torch.from_numpy(to_input(v))
+            v = np.stack(
+                [
+                    view(c, s, None)
+                    for c, s in zip(crops[i : i + 256], sizes[i : i + 256], strict=True)
+                ]
+            )
+            x = torch.from_numpy(to_input(v)).to(device)
             p = F.softmax(model(x), 1) + F.softmax(model(torch.flip(x, dims=(2, 3))), 1)
-            preds.append(p.argmax(1).numpy())
+            preds.append(p.argmax(1).cpu().numpy())
     model.train()
     pred = np.concatenate(preds)
     flowers = (labels >= 34) & (labels < 42)
-    return {"acc": float((pred == labels).mean()), "flower_acc": float((pred[flowers] == labels[flowers]).mean()) if flowers.any() else 0.0}
+    return {
+        "acc": float((pred == labels).mean()),
+        "flower_acc": float((pred[flowers] == labels[flowers]).mean()) if flowers.any() else 0.0,
+    }
 
 
 def export_onnx(model: nn.Module, path: Path) -> None:
@@ -199,33 +261,45 @@ def export_onnx(model: nn.Module, path: Path) -> None:
     )  # fmt: skip
 
 
-def load_render(root: Path, rng: np.random.Generator, limit: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Crops from rendered scenes (YOLO labels whose class is the index into CODES)."""
+def _render_crops(p: Path) -> tuple[list[np.ndarray], list[int], list[tuple[float, float]]]:
+    lbl = p.parent.parent / "labels" / (p.stem + ".txt")
+    img = cv2.imread(str(p), cv2.IMREAD_COLOR) if lbl.is_file() else None
+    if img is None:
+        return [], [], []
+    h, w = img.shape[:2]
     crops, labels, sizes = [], [], []
+    for line in lbl.read_text().splitlines():
+        parts = line.split()
+        if len(parts) != 5:
+            continue
+        c = int(parts[0])
+        cx, cy, bw, bh = (float(v) for v in parts[1:])
+        box = ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
+        if bw * w < 8 or bh * h < 8 or not 0 <= c < NUM_CLASSES:
+            continue
+        crops.append(store_crop(img, box))
+        labels.append(c)
+        sizes.append((bw * w, bh * h))
+    return crops, labels, sizes
+
+
+def load_render(
+    root: Path, rng: np.random.Generator, limit: int, workers: int = 0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Crops from rendered scenes (YOLO labels whose class is the index into CODES)."""
     imgs = sorted((root / "images").glob("*.*"))
     rng.shuffle(imgs)
-    for p in tqdm(imgs[:limit], desc="crops render", mininterval=5):
-        lbl = root / "labels" / (p.stem + ".txt")
-        if not lbl.is_file():
-            continue
-        img = cv2.imread(str(p), cv2.IMREAD_COLOR)
-        if img is None:
-            continue
-        h, w = img.shape[:2]
-        for line in lbl.read_text().splitlines():
-            parts = line.split()
-            if len(parts) != 5:
-                continue
-            c = int(parts[0])
-            cx, cy, bw, bh = (float(v) for v in parts[1:])
-            box = ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
-            if bw * w < 8 or bh * h < 8 or not 0 <= c < NUM_CLASSES:
-                continue
-            crops.append(store_crop(img, box))
-            labels.append(c)
-            sizes.append((bw * w, bh * h))
+    crops, labels, sizes = [], [], []
+    for c, lab, sz in _parallel(_render_crops, imgs[:limit], workers, "crops render"):
+        crops += c
+        labels += lab
+        sizes += sz
     if not crops:
-        return np.zeros((0, STORE, STORE, 3), np.uint8), np.zeros(0, np.int64), np.zeros((0, 2), np.float32)
+        return (
+            np.zeros((0, STORE, STORE, 3), np.uint8),
+            np.zeros(0, np.int64),
+            np.zeros((0, 2), np.float32),
+        )
     return np.stack(crops), np.array(labels, np.int64), np.array(sizes, np.float32)
 
 
@@ -238,10 +312,15 @@ def train(args: argparse.Namespace) -> None:
     cache = out_dir / "crops.npz"
     if cache.is_file():
         z = np.load(cache)
-        crops, labels, sizes, vcrops, vlabels, vsizes = (z[k] for k in ("c", "l", "s", "vc", "vl", "vs"))
+        crops, labels, sizes, vcrops, vlabels, vsizes = (
+            z[k] for k in ("c", "l", "s", "vc", "vl", "vs")
+        )
     else:
-        crops, labels, sizes = collect("train", args.data)
-        vcrops, vlabels, vsizes = collect("valid", args.data)
+        crops, labels, sizes = collect("train", args.data, args.workers, args.keep_all)
+        try:  # a data bundle may leave valid out
+            vcrops, vlabels, vsizes = collect("valid", args.data, args.workers)
+        except FileNotFoundError:
+            vcrops, vlabels, vsizes = crops[:0], labels[:0], sizes[:0]
         np.savez(cache, c=crops, l=labels, s=sizes, vc=vcrops, vl=vlabels, vs=vsizes)
     start = time.time()
     backgrounds = crops[rng.choice(len(crops), 400)]
@@ -251,9 +330,13 @@ def train(args: argparse.Namespace) -> None:
     sizes = np.concatenate([sizes, bsizes])
     rendered = np.zeros(len(crops), bool)
     if args.render and Path(args.render).is_dir():
-        rc, rl, rs = load_render(Path(args.render), rng, args.render_images)
+        rc, rl, rs = load_render(Path(args.render), rng, args.render_images, args.workers)
         print(f"render crops: {len(rc)}", flush=True)
-        crops, labels, sizes = np.concatenate([crops, rc]), np.concatenate([labels, rl]), np.concatenate([sizes, rs])
+        crops, labels, sizes = (
+            np.concatenate([crops, rc]),
+            np.concatenate([labels, rl]),
+            np.concatenate([sizes, rs]),
+        )
         rendered = np.concatenate([rendered, np.ones(len(rc), bool)])
     counts = np.bincount(labels, minlength=NUM_CLASSES).astype(np.float64)
     weights = 1.0 / np.sqrt(counts[labels])
@@ -261,9 +344,19 @@ def train(args: argparse.Namespace) -> None:
         weights[rendered] *= args.render_share / weights[rendered].sum()
         weights[~rendered] *= (1 - args.render_share) / weights[~rendered].sum()
     weights /= weights.sum()
-    print(f"train crops {len(crops)} valid crops {len(vcrops)}; per class min {counts.min():.0f} max {counts.max():.0f}", flush=True)
+    print(
+        f"train crops {len(crops)} valid crops {len(vcrops)}; per class min {counts.min():.0f} max {counts.max():.0f}",
+        flush=True,
+    )
+
+    def make(r: np.random.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+        idx = r.choice(len(crops), args.batch, p=weights)
+        v = np.stack([photometric(view(crops[i], sizes[i], r), r) for i in idx])
+        return torch.from_numpy(to_input(v)), torch.from_numpy(labels[idx])
+
+    batches = stream(make, args.workers, args.seed, pin=args.device.startswith("cuda"))
     device = torch.device(args.device)
-    model = CropNet()
+    model = CropNet(WIDTHS[args.width])
     if args.init:  # fine-tune from an earlier run (e.g. when rendered data arrives)
         model.load_state_dict(torch.load(args.init, map_location="cpu"))
     model = model.to(device)
@@ -271,14 +364,12 @@ def train(args: argparse.Namespace) -> None:
     steps = args.samples // args.batch
     budget = args.max_minutes * 60
     best = -1.0
+
     for epoch in range(args.epochs):
         bar = tqdm(range(steps), desc=f"cls epoch {epoch + 1}/{args.epochs}", mininterval=20)
         loss_avg = 0.0
         for step in bar:
-            idx = rng.choice(len(crops), args.batch, p=weights)
-            v = np.stack([photometric(view(crops[i], sizes[i], rng), rng) for i in idx])
-            x = torch.from_numpy(to_input(v)).to(device)
-            y = torch.from_numpy(labels[idx]).to(device)
+            x, y = (t.to(device, non_blocking=True) for t in next(batches))
             loss = F.cross_entropy(model(x), y, label_smoothing=0.1)
             opt.zero_grad()
             loss.backward()
@@ -288,23 +379,30 @@ def train(args: argparse.Namespace) -> None:
             set_lr(opt, args.lr, progress)
             opt.step()
             loss_avg = 0.98 * loss_avg + 0.02 * loss.item() if step else loss.item()
+            if budget and time.time() - start > budget:  # stop mid-epoch on time
+                break
             if step % 50 == 0:
                 bar.set_postfix(loss=f"{loss_avg:.3f}", refresh=False)
-        model.cpu()
-        m = evaluate(model, vcrops, vlabels, vsizes)
-        model.to(device)
-        print(f"epoch {epoch + 1} {time.time() - start:.0f}s loss {loss_avg:.3f} valid acc {m['acc']:.4f} flowers {m['flower_acc']:.4f}", flush=True)
         torch.save(model.state_dict(), out_dir / "classifier_last.pt")
+        if len(vcrops):
+            m = evaluate(model, vcrops, vlabels, vsizes)
+        else:  # no valid data: the latest epoch counts as the best
+            m = {"acc": float(epoch), "flower_acc": 0.0}
+        print(
+            f"epoch {epoch + 1} {time.time() - start:.0f}s loss {loss_avg:.3f} valid acc {m['acc']:.4f} flowers {m['flower_acc']:.4f}",
+            flush=True,
+        )
         if m["acc"] > best:
             best = m["acc"]
             torch.save(model.state_dict(), out_dir / "classifier_best.pt")
         if budget and time.time() - start > budget:
             print("time budget reached", flush=True)
             break
-    model.load_state_dict(torch.load(out_dir / "classifier_best.pt", map_location="cpu"))
+    final = out_dir / ("classifier_last.pt" if args.keep == "last" else "classifier_best.pt")
+    model.load_state_dict(torch.load(final, map_location="cpu"))
     model.cpu()
     export_onnx(model, Path(args.export))
-    print(f"exported {args.export} (best valid acc {best:.4f})", flush=True)
+    print(f"exported {args.export} from {final.name} (best valid acc {best:.4f})", flush=True)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -312,19 +410,31 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--data", default=None, help="cmd-v4 root (default ../shared/datasets/cmd-v4)")
     p.add_argument("--render", default=None, help="rendered scenes dir with images/ and labels/")
     p.add_argument("--render-images", type=int, default=1500)
-    p.add_argument("--render-share", type=float, default=0.4, help="share of training views from renders")
+    p.add_argument(
+        "--render-share", type=float, default=0.4, help="share of training views from renders"
+    )
     p.add_argument("--epochs", type=int, default=12)
     p.add_argument("--samples", type=int, default=12000, help="training views per epoch")
     p.add_argument("--batch", type=int, default=64)
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--backs", type=int, default=1500)
     p.add_argument("--init", default=None, help="start from this state_dict (.pt)")
+    p.add_argument("--width", choices=sorted(WIDTHS), default="base", help="network width")
+    p.add_argument(
+        "--workers", type=int, default=0, help="processes making training views (0: this one)"
+    )
+    p.add_argument("--keep", choices=("best", "last"), default="best", help="checkpoint to export")
+    p.add_argument(
+        "--keep-all", action="store_true", help="also train on photos label_check set aside"
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--device", default="cpu")
     p.add_argument("--max-minutes", type=float, default=0)
     p.add_argument("--out", default="/work/data/runs/classifier")
-    p.add_argument("--export", default=str(Path(__file__).resolve().parents[1] / "models" / "classifier.onnx"))
+    p.add_argument(
+        "--export", default=str(Path(__file__).resolve().parents[1] / "models" / "classifier.onnx")
+    )
     return p
 
 

@@ -22,9 +22,10 @@ from tqdm import tqdm
 
 from datasets.augment import photometric
 from datasets.cmdv4 import Sample, load_split
-from vision.detect import INFER_SIZE, MEAN, STD, STRIDE
-
-CROP = 256
+from datasets.label_check import box_iou, usable
+from datasets.loader import stream
+from datasets.views import CROP, make_targets, random_view
+from vision.detect import MEAN, STD
 
 
 def conv_bn(cin: int, cout: int, k: int = 3, s: int = 1) -> nn.Sequential:
@@ -104,87 +105,13 @@ def load_render(root: Path, limit: int, seed: int) -> tuple[list[np.ndarray], li
             v = line.split()
             if len(v) == 5:
                 cx, cy, bw, bh = (float(x) for x in v[1:])
-                b.append(((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h))
+                b.append(
+                    ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
+                )
         if b:
             imgs.append(img)
             boxes.append(np.array(b, np.float32))
     return imgs, boxes
-
-
-def rot90_boxes(boxes: np.ndarray, k: int, w: int, h: int) -> np.ndarray:
-    """Boxes (pixels) after np.rot90(img, k) (counter-clockwise) of a w x h image."""
-    b = boxes.copy()
-    for _ in range(k % 4):
-        x1, y1, x2, y2 = b[:, 0].copy(), b[:, 1].copy(), b[:, 2].copy(), b[:, 3].copy()
-        b = np.stack([y1, w - x2, y2, w - x1], axis=1)
-        w, h = h, w
-    return b
-
-
-def random_view(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator):
-    """Random rotation by 90s, flip, aspect/scale jitter and a CROP x CROP window."""
-    h, w = img.shape[:2]
-    k = int(rng.integers(0, 4))
-    if k:
-        img = np.ascontiguousarray(np.rot90(img, k))
-        boxes = rot90_boxes(boxes, k, w, h)
-        h, w = img.shape[:2]
-    if rng.random() < 0.5:  # a mirror is fine for a class-free detector
-        img = img[:, ::-1]
-        boxes = np.stack([w - boxes[:, 2], boxes[:, 1], w - boxes[:, 0], boxes[:, 3]], axis=1)
-    # scale so that the long side lands in 0.45..1.15 of INFER_SIZE*1.25, with aspect jitter
-    s = rng.uniform(0.45, 1.15) * INFER_SIZE / max(h, w)
-    a = math.exp(rng.uniform(-0.3, 0.3))
-    sx, sy = s * a, s / a
-    nw, nh = max(8, int(w * sx)), max(8, int(h * sy))
-    img = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
-    boxes = boxes * np.array([sx, sy, sx, sy], np.float32)
-    canvas = np.empty((max(nh, CROP), max(nw, CROP), 3), np.uint8)
-    canvas[:] = rng.integers(0, 256, size=3, dtype=np.uint8)
-    oy, ox = int(rng.integers(0, canvas.shape[0] - nh + 1)), int(rng.integers(0, canvas.shape[1] - nw + 1))
-    canvas[oy : oy + nh, ox : ox + nw] = img
-    boxes = boxes + np.array([ox, oy, ox, oy], np.float32)
-    cy0 = int(rng.integers(0, canvas.shape[0] - CROP + 1))
-    cx0 = int(rng.integers(0, canvas.shape[1] - CROP + 1))
-    img = canvas[cy0 : cy0 + CROP, cx0 : cx0 + CROP]
-    boxes = boxes - np.array([cx0, cy0, cx0, cy0], np.float32)
-    return np.ascontiguousarray(img), boxes
-
-
-def make_targets(boxes: np.ndarray, size: int):
-    """Heatmap (gaussian per centre), size/offset targets and their mask at stride 4."""
-    g = size // STRIDE
-    heat = np.zeros((g, g), np.float32)
-    reg = np.zeros((4, g, g), np.float32)
-    mask = np.zeros((g, g), np.float32)
-    ignore = np.zeros((g, g), np.float32)
-    ys, xs = np.mgrid[0:g, 0:g].astype(np.float32)
-    for x1, y1, x2, y2 in boxes:
-        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
-        bw, bh = x2 - x1, y2 - y1
-        if bw < 2 or bh < 2:
-            continue
-        vx1, vy1, vx2, vy2 = max(x1, 0), max(y1, 0), min(x2, size), min(y2, size)
-        visible = max(0, vx2 - vx1) * max(0, vy2 - vy1) / (bw * bh)
-        gcx, gcy = cx / STRIDE, cy / STRIDE
-        if not (0 <= gcx < g and 0 <= gcy < g) or visible < 0.6:
-            # a tile cut by the crop edge: neither positive nor negative
-            ix1, iy1 = int(max(vx1 / STRIDE, 0)), int(max(vy1 / STRIDE, 0))
-            ix2, iy2 = int(min(math.ceil(vx2 / STRIDE), g)), int(min(math.ceil(vy2 / STRIDE), g))
-            ignore[iy1:iy2, ix1:ix2] = 1
-            continue
-        sx, sy = max(bw / STRIDE / 6, 0.6), max(bh / STRIDE / 6, 0.6)
-        gx1, gx2 = max(0, int(gcx - 3 * sx)), min(g, int(gcx + 3 * sx) + 2)
-        gy1, gy2 = max(0, int(gcy - 3 * sy)), min(g, int(gcy + 3 * sy) + 2)
-        lx, ly = xs[gy1:gy2, gx1:gx2], ys[gy1:gy2, gx1:gx2]
-        blob = np.exp(-((lx - gcx) ** 2) / (2 * sx * sx) - (ly - gcy) ** 2 / (2 * sy * sy))
-        heat[gy1:gy2, gx1:gx2] = np.maximum(heat[gy1:gy2, gx1:gx2], blob)
-        ix, iy = int(gcx), int(gcy)
-        heat[iy, ix] = 1.0
-        reg[:, iy, ix] = (math.log(bw / STRIDE), math.log(bh / STRIDE), gcx - ix, gcy - iy)
-        mask[iy, ix] = 1
-    ignore[heat > 0.05] = 0
-    return heat, reg, mask, ignore
 
 
 def to_tensor(img: np.ndarray) -> np.ndarray:
@@ -201,10 +128,10 @@ def focal_loss(logit: torch.Tensor, heat: torch.Tensor, ignore: torch.Tensor) ->
     return -(pos_loss.sum() + neg_loss.sum()) / n
 
 
-def batch(imgs, boxes_list, idx, rng):
+def batch(imgs, boxes_list, idx, rng, halves=None):
     xs, hs, rs, ms, igs = [], [], [], [], []
     for i in idx:
-        img, b = random_view(imgs[i], boxes_list[i], rng)
+        img, b = random_view(imgs[i], boxes_list[i], rng, halves[i] if halves is not None else None)
         img = photometric(img, rng)
         heat, reg, mask, ign = make_targets(b, CROP)
         xs.append(to_tensor(img))
@@ -230,18 +157,19 @@ def evaluate(model: nn.Module, samples: list[Sample], imgs: list[np.ndarray]) ->
     from vision.detect import decode, prepare
 
     model.eval()
+    device = next(model.parameters()).device
     tp = fp = n_gt = 0
     with torch.no_grad():
         for s, img in zip(samples, imgs, strict=True):
             x, scale = prepare(img)
-            out = model(torch.from_numpy(x)).numpy()
+            out = model(torch.from_numpy(x).to(device)).cpu().numpy()
             dets = decode(out, scale, img.shape[:2])
             h, w = img.shape[:2]
             gt = np.array(s.boxes, np.float32) * np.array([w, h, w, h], np.float32)
             n_gt += len(gt)
             used = np.zeros(len(gt), bool)
             for d in dets:
-                ious = iou(np.array(d.box, np.float32), gt)
+                ious = box_iou(np.array(d.box, np.float32), gt)
                 ious[used] = 0
                 j = int(ious.argmax()) if len(ious) else -1
                 if j >= 0 and ious[j] >= 0.5:
@@ -251,19 +179,6 @@ def evaluate(model: nn.Module, samples: list[Sample], imgs: list[np.ndarray]) ->
                     fp += 1
     model.train()
     return {"precision": tp / max(tp + fp, 1), "recall": tp / max(n_gt, 1)}
-
-
-def iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    if len(boxes) == 0:
-        return np.zeros(0, np.float32)
-    x1 = np.maximum(box[0], boxes[:, 0])
-    y1 = np.maximum(box[1], boxes[:, 1])
-    x2 = np.minimum(box[2], boxes[:, 2])
-    y2 = np.minimum(box[3], boxes[:, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    a = (box[2] - box[0]) * (box[3] - box[1])
-    b = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
-    return inter / np.maximum(a + b - inter, 1e-9)
 
 
 def export_onnx(model: nn.Module, path: Path) -> None:
@@ -288,12 +203,21 @@ def set_lr(opt: torch.optim.Optimizer, peak: float, progress: float) -> None:
         g["lr"] = lr
 
 
+def halve(imgs: list[np.ndarray]) -> list[np.ndarray]:
+    return [
+        cv2.resize(
+            im, (max(1, im.shape[1] // 2), max(1, im.shape[0] // 2)), interpolation=cv2.INTER_AREA
+        )
+        for im in imgs
+    ]
+
+
 def train(args: argparse.Namespace) -> None:
     torch.manual_seed(args.seed)
-    rng = np.random.default_rng(args.seed)
     torch.set_num_threads(args.threads)
     train_s = load_split("train", args.data)
-    valid_s = load_split("valid", args.data)
+    if not args.keep_all:
+        train_s = usable(train_s)
     if args.limit:
         train_s = train_s[: args.limit]
     imgs = load_images(train_s)
@@ -305,19 +229,32 @@ def train(args: argparse.Namespace) -> None:
     if args.render and Path(args.render).is_dir():
         rimgs, rboxes = load_render(Path(args.render), args.render_images, args.seed)
         imgs, boxes_list = imgs + rimgs, boxes_list + rboxes
-    vsub = valid_s[:: max(1, len(valid_s) // args.eval_images)]
+    halves = halve(imgs)
+    try:  # a small valid subset shows progress; a data bundle may leave valid out
+        valid_s = load_split("valid", args.data)
+    except FileNotFoundError:
+        valid_s = []
+    vsub = valid_s[:: max(1, len(valid_s) // args.eval_images)] if valid_s else []
     vimgs = load_images(vsub)
+    steps_per_epoch = args.steps_per_epoch or math.ceil(n_real / args.batch)
+    # each view comes from a render with probability render_share, else from a real photo
+    pick = np.full(
+        len(imgs), (1 - args.render_share) / n_real if len(imgs) > n_real else 1 / n_real
+    )
+    if len(imgs) > n_real:
+        pick[n_real:] = args.render_share / (len(imgs) - n_real)
+    pick /= pick.sum()
+
+    def make(r: np.random.Generator):
+        return batch(imgs, boxes_list, r.choice(len(imgs), args.batch, p=pick), r, halves)
+
     device = torch.device(args.device)
+    batches = stream(make, args.workers, args.seed, pin=device.type == "cuda")
     model = TileNet()
     if args.init:  # continue from an earlier run
         model.load_state_dict(torch.load(args.init, map_location="cpu"))
     model = model.to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    steps_per_epoch = math.ceil(n_real / args.batch)
-    # each view comes from a render with probability render_share, else from a real photo
-    pick = np.full(len(imgs), (1 - args.render_share) / n_real if len(imgs) > n_real else 1 / n_real)
-    if len(imgs) > n_real:
-        pick[n_real:] = args.render_share / (len(imgs) - n_real)
     total = steps_per_epoch * args.epochs
     budget = args.max_minutes * 60
     out_dir = Path(args.out)
@@ -325,12 +262,12 @@ def train(args: argparse.Namespace) -> None:
     best = -1.0
     start = time.time()
     for epoch in range(args.epochs):
-        order = rng.choice(len(imgs), steps_per_epoch * args.batch, p=pick / pick.sum())
-        bar = tqdm(range(steps_per_epoch), desc=f"det epoch {epoch + 1}/{args.epochs}", mininterval=10)
+        bar = tqdm(
+            range(steps_per_epoch), desc=f"det epoch {epoch + 1}/{args.epochs}", mininterval=10
+        )
         run = np.zeros(3)
         for step in bar:
-            idx = order[step * args.batch : (step + 1) * args.batch]
-            x, heat, reg, mask, ign = (t.to(device) for t in batch(imgs, boxes_list, idx, rng))
+            x, heat, reg, mask, ign = (t.to(device, non_blocking=True) for t in next(batches))
             out = model(x)
             lh, lwh, loff = loss_fn(out, heat, reg, mask, ign)
             loss = lh + lwh + loff
@@ -341,24 +278,36 @@ def train(args: argparse.Namespace) -> None:
                 progress = max(progress, (time.time() - start) / budget)
             set_lr(opt, args.lr, progress)
             opt.step()
-            run = 0.95 * run + 0.05 * np.array([lh.item(), lwh.item(), loff.item()]) if step else np.array([lh.item(), lwh.item(), loff.item()])
+            now = np.array([lh.item(), lwh.item(), loff.item()])
+            run = 0.95 * run + 0.05 * now if step else now
+            if budget and time.time() - start > budget:  # stop mid-epoch on time
+                break
             bar.set_postfix(heat=f"{run[0]:.3f}", wh=f"{run[1]:.3f}", off=f"{run[2]:.3f}")
-        model.cpu()
-        m = evaluate(model, vsub, vimgs)
-        model.to(device)
-        f1 = 2 * m["precision"] * m["recall"] / max(m["precision"] + m["recall"], 1e-9)
-        print(f"epoch {epoch + 1} {time.time() - start:.0f}s valid-subset P={m['precision']:.3f} R={m['recall']:.3f} F1={f1:.3f}", flush=True)
         torch.save(model.state_dict(), out_dir / "detector_last.pt")
+        if vsub:
+            m = evaluate(model, vsub, vimgs)
+            f1 = 2 * m["precision"] * m["recall"] / max(m["precision"] + m["recall"], 1e-9)
+            print(
+                f"epoch {epoch + 1} {time.time() - start:.0f}s loss {run.round(3).tolist()} valid-subset P={m['precision']:.3f} R={m['recall']:.3f} F1={f1:.3f}",
+                flush=True,
+            )
+        else:
+            f1 = epoch  # no valid data: the latest epoch counts as the best
+            print(
+                f"epoch {epoch + 1} {time.time() - start:.0f}s loss {run.round(3).tolist()}",
+                flush=True,
+            )
         if f1 > best:
             best = f1
             torch.save(model.state_dict(), out_dir / "detector_best.pt")
         if budget and time.time() - start > budget:
             print("time budget reached", flush=True)
             break
-    model.load_state_dict(torch.load(out_dir / "detector_best.pt", map_location="cpu"))
+    final = out_dir / ("detector_last.pt" if args.keep == "last" else "detector_best.pt")
+    model.load_state_dict(torch.load(final, map_location="cpu"))
     model.cpu()
     export_onnx(model, Path(args.export))
-    print(f"exported {args.export} (best subset F1 {best:.3f})", flush=True)
+    print(f"exported {args.export} from {final.name} (best subset F1 {best:.3f})", flush=True)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -370,15 +319,31 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--device", default="cpu")
+    p.add_argument(
+        "--workers", type=int, default=0, help="processes making training views (0: this one)"
+    )
+    p.add_argument(
+        "--steps-per-epoch", type=int, default=0, help="default: one pass over the real photos"
+    )
+    p.add_argument(
+        "--keep-all", action="store_true", help="also train on photos label_check set aside"
+    )
+    p.add_argument("--keep", choices=("best", "last"), default="best", help="checkpoint to export")
     p.add_argument("--render", default=None, help="rendered scenes dir with images/ and labels/")
     p.add_argument("--render-images", type=int, default=1000)
     p.add_argument("--render-share", type=float, default=0.3)
     p.add_argument("--init", default=None, help="start from this state_dict (.pt)")
-    p.add_argument("--limit", type=int, default=0, help="use only the first N train images (smoke test)")
+    p.add_argument(
+        "--limit", type=int, default=0, help="use only the first N train images (smoke test)"
+    )
     p.add_argument("--eval-images", type=int, default=60)
-    p.add_argument("--max-minutes", type=float, default=0, help="time budget: the schedule ends by then")
+    p.add_argument(
+        "--max-minutes", type=float, default=0, help="time budget: the schedule ends by then"
+    )
     p.add_argument("--out", default="/work/data/runs/detector")
-    p.add_argument("--export", default=str(Path(__file__).resolve().parents[1] / "models" / "detector.onnx"))
+    p.add_argument(
+        "--export", default=str(Path(__file__).resolve().parents[1] / "models" / "detector.onnx")
+    )
     return p
 
 

@@ -1,0 +1,94 @@
+"""Training views and label checks: the boxes a model learns from must sit on their tiles."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from datasets.cmdv4 import Sample
+from datasets.label_check import load_excluded, matched_share, overlap_share, suspicious, usable
+from datasets.views import CROP, make_targets, random_view, warp_boxes
+from vision.detect import STRIDE
+
+
+def _photo_with_tiles() -> tuple[np.ndarray, np.ndarray]:
+    """A dark photo with three bright, differently coloured 'tiles' and their boxes."""
+    img = np.full((480, 640, 3), 30, np.uint8)
+    boxes = np.array([[100, 150, 160, 230], [300, 60, 350, 130], [420, 300, 500, 400]], np.float32)
+    for k, (x1, y1, x2, y2) in enumerate(boxes.astype(int)):
+        img[y1:y2, x1:x2] = 0
+        img[y1:y2, x1:x2, k] = 255
+    return img, boxes
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_view_boxes_follow_the_tiles(seed: int) -> None:
+    img, boxes = _photo_with_tiles()
+    half = img[::2, ::2].copy()
+    view, moved = random_view(img, boxes, np.random.default_rng(seed), half)
+    assert view.shape == (CROP, CROP, 3)
+    for k, (x1, y1, x2, y2) in enumerate(moved):
+        ys, xs = np.nonzero((view[:, :, k] > 200) & (view.sum(2) - view[:, :, k].astype(int) < 120))
+        inside = (x2 > 2) and (y2 > 2) and (x1 < CROP - 2) and (y1 < CROP - 2)
+        if not inside or len(xs) < 20:
+            continue  # the tile left the window
+        # the coloured pixels lie within the moved box (1.5 px of interpolation slack) ...
+        assert xs.min() >= x1 - 1.5 and xs.max() <= x2 + 1.5
+        assert ys.min() >= y1 - 1.5 and ys.max() <= y2 + 1.5
+        # ... and fill it when the box is whole inside the window and not tilted much
+        if x1 > 0 and y1 > 0 and x2 < CROP and y2 < CROP:
+            fill = len(xs) / max((x2 - x1) * (y2 - y1), 1)
+            assert fill > 0.45
+
+
+def test_quarter_turn_maps_boxes_exactly() -> None:
+    m = np.array([[0.0, 1.0, 0.0], [-1.0, 0.0, 100.0]])  # (x, y) -> (y, 100 - x)
+    out = warp_boxes(np.array([[10, 20, 30, 60]], np.float32), m)
+    assert out.tolist() == [[20.0, 70.0, 60.0, 90.0]]
+
+
+def test_targets_mark_one_peak_per_whole_tile_and_ignore_cut_ones() -> None:
+    boxes = np.array([[40, 40, 80, 100], [-30, 100, 10, 160]], np.float32)  # second is cut by the edge
+    heat, reg, mask, ignore = make_targets(boxes, CROP)
+    assert mask.sum() == 1
+    iy, ix = np.argwhere(mask == 1)[0]
+    assert (ix, iy) == (60 // STRIDE, 70 // STRIDE)
+    assert np.isclose(np.exp(reg[0, iy, ix]) * STRIDE, 40) and np.isclose(np.exp(reg[1, iy, ix]) * STRIDE, 60)
+    assert ignore[130 // STRIDE, 0] == 1  # the cut tile is neither positive nor negative
+
+
+def test_label_check_flags_shifted_boxes_not_good_ones() -> None:
+    grid = np.array([[x, y, x + 40, y + 55] for x in range(0, 400, 42) for y in (0, 60)], np.float32)
+    assert overlap_share(grid) == 0
+    assert matched_share(grid, grid) == 1.0 and not suspicious(1.0, 0.0)
+    shifted = grid + np.array([15, 20, 60, 70], np.float32)  # boxes moved and inflated over neighbours
+    assert overlap_share(shifted) > 0.2
+    assert suspicious(matched_share(shifted, grid), overlap_share(shifted))
+
+
+def test_excluded_list_matches_by_stem(tmp_path: Path) -> None:
+    listing = tmp_path / "excluded.txt"
+    listing.write_text("# comment\nphoto_a.jpg\n")
+    assert load_excluded(listing) == {"photo_a"}
+    kept = usable([Sample(Path("x/photo_a.webp")), Sample(Path("x/photo_b.jpg"))], listing)
+    assert [s.image_path.name for s in kept] == ["photo_b.jpg"]
+
+
+def test_batches_from_worker_processes_do_not_hang_after_opencv_work() -> None:
+    torch = pytest.importorskip("torch", reason="torch is a training extra")
+    import cv2
+
+    from datasets.loader import stream
+
+    big = np.random.default_rng(0).integers(0, 255, (1500, 1500, 3), dtype=np.uint8)
+    cv2.GaussianBlur(big, (9, 9), 0)  # starts OpenCV's thread pool in this process
+
+    def make(r: np.random.Generator):
+        m = np.float32([[1, 0, r.uniform(0, 5)], [0, 1, 0]])
+        return torch.from_numpy(cv2.GaussianBlur(cv2.warpAffine(big, m, (64, 64)), (5, 5), 0))
+
+    batches = stream(make, workers=2, seed=1)
+    got = [next(batches) for _ in range(4)]
+    assert all(g.shape == (64, 64, 3) for g in got)
