@@ -1,6 +1,7 @@
 """Render speed of `datasets.render` on one core.
 
-    python bench/bench_render.py [--count 40] [--size 1280] [--styles train] [--kind mixed]
+    python bench/bench_render.py [--count 40] [--size 1280] [--styles train] [--kind mixed] \
+        [--encode] [--no-art-variation]
 
 Prints scenes per second from CPU time of this process (what one core
 delivers, fair on a busy machine) and from wall time. OpenCV is limited to
@@ -30,6 +31,8 @@ def main() -> int:
     ap.add_argument("--styles", default="train")
     ap.add_argument("--kind", default="mixed", choices=render.KINDS)
     ap.add_argument("--encode", action="store_true", help="include JPEG encoding in the timing")
+    ap.add_argument("--no-art-variation", dest="art_variation", action="store_false",
+                    help="faces exactly as the art has them (the renderer's flag)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     try:
@@ -44,7 +47,8 @@ def main() -> int:
     tiles = 0
     for i in range(args.count):
         rng = render.scene_rng(0, i)
-        scene = render.render_scene(rng, styles[int(rng.integers(len(styles)))], args.size, args.kind)
+        scene = render.render_scene(rng, styles[int(rng.integers(len(styles)))], args.size, args.kind,
+                                    art_variation=args.art_variation)
         tiles += len(scene.meta["tiles"])
         if args.encode:
             cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, scene.meta["jpeg_quality"]])

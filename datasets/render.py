@@ -3,11 +3,15 @@
 Usage::
 
     python -m datasets.render --count 3000 --styles train --seed 1 --out DIR \
-        [--size 1280] [--kind hand|grid|row|pile|mixed] [--workers 1] [--cache PATH]
+        [--size 1280] [--kind hand|grid|row|pile|mixed] [--workers 1] [--cache PATH] \
+        [--no-art-variation]
 
 `--styles` takes style names of the art cache (`python -m datasets.art
 list`), `train`, `heldout` (see `datasets.styles`) or `builtin`.
-The same seed and arguments give the same files.
+The same seed and arguments give the same files. Each scene varies the
+tile art (ink colours, stroke weight, face colour, a slight distortion,
+sometimes an index numeral; see `datasets.scene.artvary`) unless
+`--no-art-variation` is given.
 
 Output, one stem per scene (``<seed>_<index>``):
 
@@ -169,13 +173,15 @@ def _layers(face_down: bool, body: np.ndarray, back: np.ndarray, split: float):
 def render_scene(
     rng: np.random.Generator, style: str, size: int = 1280, kind: str = "mixed",
     cache: Path = DEFAULT_CACHE, effects_on: bool = True, layout: Layout | None = None,
-    camera: dict | None = None, plain: tuple[int, int, int] | None = None,
+    camera: dict | None = None, plain: tuple[int, int, int] | None = None, art_variation: bool = True,
 ) -> Scene:
     """One picture and its labels.
 
     `effects_on=False` leaves out clutter, light and camera effects; tests
     can also give the `layout`, the `camera` (see `place_camera`) and a
     `plain` BGR table colour (no texture, clutter, shadows or effects).
+    `art_variation=False` draws the faces as the art has them (see
+    `datasets.scene.artvary`); the rest of the scene stays the same.
     """
     faces = style_faces(style, cache)
     if layout is None:
@@ -190,7 +196,7 @@ def render_scene(
     if plain is not None:
         effects_on = False
     cam, cam_info = place_camera(rng, layout, width, height, camera)
-    faceset = FaceSet(faces, rng, cam_info["tile_px"] * 1.5)
+    faceset = FaceSet(faces, rng, cam_info["tile_px"] * 1.5, art_variation)
     back = np.array(BACK_COLOURS[rng.integers(len(BACK_COLOURS))], np.float32) * rng.uniform(0.8, 1.15)
     back = np.clip(back, 0, 255)
     split = TILE_T * float(rng.uniform(0.3, 0.55))
@@ -263,10 +269,10 @@ def scene_rng(seed: int, index: int) -> np.random.Generator:
 
 def render_one(args: tuple) -> str:
     """Render and write scene `index` (a worker's unit of work); returns its stem."""
-    index, seed, styles, size, kind, out, cache = args
+    index, seed, styles, size, kind, out, cache, vary = args
     rng = scene_rng(seed, index)
     style = styles[int(rng.integers(len(styles)))]
-    scene = render_scene(rng, style, size, kind, Path(cache))
+    scene = render_scene(rng, style, size, kind, Path(cache), art_variation=vary)
     stem = f"{seed}_{index:06d}"
     out = Path(out)
     cv2.imwrite(str(out / "images" / f"{stem}.jpg"), scene.image,
@@ -287,6 +293,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--start", type=int, default=0, help="first scene index (to extend a set)")
     ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="art cache folder")
+    ap.add_argument("--no-art-variation", dest="art_variation", action="store_false",
+                    help="draw the faces exactly as the art has them (default: vary ink, strokes, face colour)")
     args = ap.parse_args(argv)
     if args.count < 1 or args.size < 64 or args.workers < 1:
         print("error: --count and --workers must be >= 1, --size >= 64", file=sys.stderr)
@@ -301,8 +309,8 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)  # one scene per core: OpenCV's own threads only add contention
     for sub in ("images", "labels", "meta"):
         (args.out / sub).mkdir(parents=True, exist_ok=True)
-    jobs = [(i, args.seed, styles, args.size, args.kind, str(args.out), str(args.cache))
-            for i in range(args.start, args.start + args.count)]
+    jobs = [(i, args.seed, styles, args.size, args.kind, str(args.out), str(args.cache),
+             args.art_variation) for i in range(args.start, args.start + args.count)]
     try:
         from tqdm import tqdm
     except ImportError:  # the `train` extra brings tqdm; without it, no progress bar

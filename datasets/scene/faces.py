@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from datasets.art import DEFAULT_CACHE, FACE_H, FACE_W, load_faces, load_index
+from datasets.scene.artvary import ArtVariation
 from scorer.tiles import BACK, CODES
 
 BUILTIN = "builtin"
@@ -77,13 +78,17 @@ def _prepare(face: np.ndarray, down: int) -> tuple[np.ndarray, np.ndarray, np.nd
         small = face
         for _ in range(down):
             small = cv2.pyrDown(small)
-        bg = face_background(face)
-        fh, fw = small.shape[:2]
-        ry, rx = int(fh * RIM), int(fw * RIM)
-        plate = cv2.copyMakeBorder(small, ry, ry, rx, rx, cv2.BORDER_CONSTANT, value=bg.tolist())
-        ink = np.clip(np.abs(plate.astype(np.float32) - bg).sum(axis=2) / 90.0, 0, 1)
-        _PREPARED[key] = (plate, ink, bg)
+        _PREPARED[key] = _pad(small, face_background(face))
     return _PREPARED[key]
+
+
+def _pad(small: np.ndarray, bg: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The face with its blank rim, its ink coverage (0-1) and its background."""
+    fh, fw = small.shape[:2]
+    ry, rx = int(fh * RIM), int(fw * RIM)
+    plate = cv2.copyMakeBorder(small, ry, ry, rx, rx, cv2.BORDER_CONSTANT, value=bg.tolist())
+    ink = np.clip(np.abs(plate.astype(np.float32) - bg).sum(axis=2) / 90.0, 0, 1)
+    return plate, ink, bg
 
 
 class FaceSet:
@@ -93,8 +98,11 @@ class FaceSet:
     as large as the scene's biggest tile needs.
     """
 
-    def __init__(self, faces: dict[str, np.ndarray], rng: np.random.Generator, max_px: float = 300) -> None:
+    def __init__(self, faces: dict[str, np.ndarray], rng: np.random.Generator, max_px: float = 300,
+                 vary: bool = True) -> None:
         self.faces = faces
+        self.variation = ArtVariation.draw(rng)  # drawn even when off: same seed, same scene
+        self.variation.active &= vary
         self.tint = rng.uniform(-10, 12, 3).astype(np.float32)  # face colour shift
         if rng.random() < 0.35:
             self.tint[0] -= rng.uniform(0, 25)  # a yellowed set
@@ -105,7 +113,11 @@ class FaceSet:
         while FACE_W / 2 ** (self.down + 1) >= 1.2 * max_px and self.down < 3:
             self.down += 1
         self._done: dict[str, list[np.ndarray]] = {}
-        self.body = np.clip(face_background(next(iter(faces.values()))) + self.tint, 0, 255)
+        body = face_background(next(iter(faces.values())))
+        paper = self.variation.paper_for(body)
+        if paper is not None:
+            body = paper
+        self.body = np.clip(body + self.tint, 0, 255)
 
     def mips(self, code: str) -> list[np.ndarray]:
         """The face of `code` with its rim, then halved sizes."""
@@ -114,7 +126,7 @@ class FaceSet:
         return self._done[code]
 
     def _build(self, code: str) -> list[np.ndarray]:
-        plate, ink, bg = _prepare(self.faces[code], self.down)
+        plate, ink, bg = self.plate(code)
         paper = np.empty_like(plate)
         paper[:] = np.clip(bg + self.tint, 0, 255).astype(np.uint8)
         inked = cv2.multiply(plate, tuple(float(g) for g in self.ink_gain) + (1.0,))
@@ -128,3 +140,21 @@ class FaceSet:
         while levels[-1].shape[1] > 24:
             levels.append(cv2.pyrDown(levels[-1]))
         return levels
+
+    def plate(self, code: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The face of `code` before tint and relief: the art, or this scene's variation of it.
+
+        Returns the face with its rim, its ink coverage (0-1) and its face colour.
+        """
+        if not self.variation.active:
+            return _prepare(self.faces[code], self.down)
+        face = self.faces[code]  # varied faces are one scene's: not cached
+        small = face
+        for _ in range(self.down):
+            small = cv2.pyrDown(small)
+        bg = face_background(face)
+        small = self.variation.apply(small, bg, code, self.down)
+        paper = self.variation.paper_for(bg)
+        if paper is not None:
+            bg = paper
+        return _pad(small, bg)

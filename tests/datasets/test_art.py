@@ -27,7 +27,7 @@ def _face_in_picture(style: str, code: str) -> tuple[np.ndarray, np.ndarray]:
     """The drawn face cut out of a top-down picture, and the cached face, same size."""
     layout = Layout(kind="grid", tiles=[Placement(code, 0.0, 0.0, 0.0, code == BACK)])
     scene = render.render_scene(np.random.default_rng(1), style, 400, layout=layout,
-                                camera=TOP_DOWN, plain=GREY)
+                                camera=TOP_DOWN, plain=GREY, art_variation=False)
     corners = np.float32(scene.meta["tiles"][0]["corners"])
     size = (96, 128)
     dst = np.float32([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]])

@@ -1,0 +1,109 @@
+"""Art variation must change how faces look without moving or destroying the glyph."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets import render
+from datasets.scene.artvary import INK_SCALE, ArtVariation
+from datasets.scene.faces import FaceSet, builtin_faces, face_background
+
+CODES = ("1m", "5p", "9s", "E", "C", "P", "3f")
+
+
+def _ink(face: np.ndarray, bg: np.ndarray) -> np.ndarray:
+    return np.abs(face.astype(np.float32) - bg).sum(axis=2) / INK_SCALE > 0.5
+
+
+def _active(seed: int) -> ArtVariation:
+    """The first variation from `seed` on that is switched on."""
+    for k in range(100):
+        v = ArtVariation.draw(np.random.default_rng([seed, k]))
+        if v.active:
+            return v
+    raise AssertionError("no active variation drawn")
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    return float((a & b).sum() / max((a | b).sum(), 1))
+
+
+def _coarse(mask: np.ndarray) -> np.ndarray:
+    """Where ink is at the scale of a glyph's parts (a few pixels' shift does not count)."""
+    return cv2.GaussianBlur(mask.astype(np.float32), (0, 0), 8) > 0.1
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_variation_keeps_the_ink_where_it_was(seed: int) -> None:
+    v = _active(seed)
+    unscaled = dataclasses.replace(v, scale=1.0, shear=0.0)
+    faces = builtin_faces()
+    for code in CODES:
+        face = faces[code]
+        bg = face_background(face)
+        new_bg = v.paper_for(bg) if v.paper_for(bg) is not None else bg
+        before = _ink(face, bg)
+        # strokes, wobble, colours and marks keep the pixels of the ink
+        iou = _iou(before, _ink(unscaled.apply(face, bg, code), new_bg))
+        assert iou >= 0.5, f"{code}: ink IoU {iou:.2f} with {v}"
+        # and with the set's scale and shear the glyph's parts stay in place
+        iou = _iou(_coarse(before), _coarse(_ink(v.apply(face, bg, code), new_bg)))
+        assert iou >= 0.5, f"{code}: coarse ink IoU {iou:.2f} with {v}"
+
+
+def test_variation_changes_faces_in_most_scenes() -> None:
+    faces = builtin_faces()
+    changed = 0
+    for seed in range(40):
+        fs = FaceSet(faces, np.random.default_rng(seed), max_px=300)
+        plain = FaceSet(faces, np.random.default_rng(seed), max_px=300, vary=False)
+        assert plain.variation.active is False
+        changed += not np.array_equal(fs.mips("5m")[0], plain.mips("5m")[0])
+    # about three scenes in four are varied
+    assert 22 <= changed <= 38
+
+
+def test_variation_is_deterministic_and_order_free() -> None:
+    faces = builtin_faces()
+    seed = next(s for s in range(100) if ArtVariation.draw(np.random.default_rng(s)).active)
+    a = FaceSet(faces, np.random.default_rng(seed))
+    b = FaceSet(faces, np.random.default_rng(seed))
+    a.mips("1m")
+    assert np.array_equal(a.mips("7s")[0], b.mips("7s")[0])  # b built 7s first
+    assert np.array_equal(a.mips("1m")[0], b.mips("1m")[0])
+
+
+def test_flag_off_draws_the_art_unchanged() -> None:
+    faces = builtin_faces()
+    varied = 0
+    for seed in range(10):
+        for vary in (False, True):
+            fs = FaceSet(faces, np.random.default_rng(seed), max_px=300, vary=vary)
+            plate = fs.plate("4p")[0]
+            h, w = faces["4p"].shape[:2]
+            ry, rx = (plate.shape[0] - h) // 2, (plate.shape[1] - w) // 2
+            same = np.array_equal(plate[ry:ry + h, rx:rx + w], faces["4p"])
+            assert same or vary
+            varied += not same
+    assert varied >= 5
+
+
+def test_scenes_differ_only_in_faces_when_flag_off() -> None:
+    differ = 0
+    for index in range(6):
+        on = render.render_scene(render.scene_rng(7, index), "builtin", 320, "hand")
+        off = render.render_scene(render.scene_rng(7, index), "builtin", 320, "hand", art_variation=False)
+        assert on.meta == off.meta  # same layout, camera and labels
+        differ += not np.array_equal(on.image, off.image)
+    assert differ >= 2
+
+
+def test_command_line_flag(tmp_path) -> None:
+    args = ["--count", "2", "--styles", "builtin", "--seed", "3", "--size", "256"]
+    assert render.main([*args, "--out", str(tmp_path / "a"), "--no-art-variation"]) == 0
+    assert render.main([*args, "--out", str(tmp_path / "b")]) == 0
+    assert len(list((tmp_path / "a" / "images").glob("*.jpg"))) == 2
