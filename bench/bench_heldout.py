@@ -1,11 +1,16 @@
-"""Whole-hand accuracy on rendered hand layouts in the held-out art styles.
+"""Whole-hand accuracy on rendered hand layouts (held-out art styles, or any render).
 
 A hand counts as read when the recognized notation equals the rendered one
 exactly (melds, their givers, the winning tile) and the flower count
 matches. The scenes come from `python -m datasets.render --styles heldout
 --kind hand --count 200 --seed 2 --out DIR`.
 
-    PYTHONPATH=. python bench/bench_heldout.py DIR [--limit N]
+`--oracle` replaces the detector and classifier by the scene's own labels
+(true boxes; all probability on the true class, `back` for a face-down
+tile), so only the layout and decoding stages are measured: what they get
+wrong there they would get wrong with perfect models too.
+
+    PYTHONPATH=. python bench/bench_heldout.py DIR [--limit N] [--oracle] [--show K]
 """
 
 from __future__ import annotations
@@ -14,11 +19,19 @@ import argparse
 import json
 import sys
 import time
+from collections import Counter
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from scorer.errors import ScoreError
 from scorer.notation import format_hand, normalized, parse_hand
-from vision.pipeline import recognize
+from scorer.tiles import BACK, CODES, INDEX
+from vision.decode import decode
+from vision.layout import read_layout
+from vision.pipeline import recognize, result_json
+from vision.types import Detection, TileRead
 
 
 def same_hand(got: str | None, want: str) -> bool:
@@ -31,10 +44,39 @@ def same_hand(got: str | None, want: str) -> bool:
         return False
 
 
+def hidden_kong(meta: dict[str, Any]) -> bool:
+    """Whether a concealed kong lies all face down: no photo shows which tile it is."""
+    tiles = meta["tiles"]
+    return any(all(tiles[i]["face_down"] for i in m["tiles"]) for m in meta.get("melds", []))
+
+
+def oracle_reads(meta: dict[str, Any]) -> list[TileRead]:
+    """What perfect models would report: the true boxes and one-hot probabilities."""
+    reads = []
+    for tile in meta["tiles"]:
+        probs = np.zeros(len(CODES))
+        probs[INDEX[BACK if tile["face_down"] else tile["code"]]] = 1.0
+        box = tuple(float(v) for v in tile["box"])
+        reads.append(TileRead(Detection(box=box, score=1.0), probs))  # type: ignore[arg-type]
+    return reads
+
+
+def oracle_result(meta: dict[str, Any], name: str) -> dict[str, Any]:
+    """`read_layout` + `decode` on the labels, assembled as `vision.pipeline` does."""
+    reads = oracle_reads(meta)
+    layout = read_layout(reads)
+    decoded = decode(reads, layout)
+    return result_json(reads, layout, decoded, name, (meta["width"], meta["height"]))
+
+
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("folder", type=Path)
     p.add_argument("--limit", type=int, default=0)
+    p.add_argument("--oracle", action="store_true", help="labels in place of the models")
+    p.add_argument("--show", type=int, default=0, help="list this many failed scenes")
     args = p.parse_args(argv)
     metas = sorted((args.folder / "meta").glob("*.json"))
     metas = [m for m in metas if json.loads(m.read_text()).get("hand")]
@@ -43,25 +85,55 @@ def main(argv: list[str] | None = None) -> int:
     if not metas:
         print(f"no rendered hand scenes under {args.folder}", file=sys.stderr)
         return 1
-    exact = null = 0
+    exact = null = hidden = hidden_exact = 0
     by_style: dict[str, list[int]] = {}
+    by_warning: Counter[str] = Counter()
+    failed: list[str] = []
     start = time.perf_counter()
     for m in metas:
         meta = json.loads(m.read_text())
-        image = args.folder / "images" / (m.stem + ".jpg")
-        out = recognize(image.read_bytes(), image.name)
-        ok = same_hand(out["hand"], meta["hand"]) and out["flowers"]["count"] == len(meta["flowers"])
+        if args.oracle:
+            out = oracle_result(meta, m.stem)
+        else:
+            image = args.folder / "images" / (m.stem + ".jpg")
+            out = recognize(image.read_bytes(), image.name)
+        ok = same_hand(out["hand"], meta["hand"]) and out["flowers"]["count"] == len(
+            meta["flowers"]
+        )
         exact += ok
         null += out["hand"] is None
+        if hidden_kong(meta):
+            hidden += 1
+            hidden_exact += ok
         by_style.setdefault(meta["style"], [0, 0])
         by_style[meta["style"]][0] += ok
         by_style[meta["style"]][1] += 1
+        if not ok:
+            by_warning.update({w.split(";")[0].split("(")[0].strip() for w in out["warnings"]})
+            if not out["warnings"]:
+                by_warning["(no warning)"] += 1
+            failed.append(
+                f"{m.stem}: want {meta['hand']} +{len(meta['flowers'])}f, "
+                f"got {out['hand']} +{out['flowers']['count']}f"
+            )
     n = len(metas)
-    print(f"hand scenes: {n}")
+    print(f"hand scenes: {n}{' (oracle: labels in place of the models)' if args.oracle else ''}")
     print(f"whole hand exact: {exact}/{n} = {exact / n:.3f}")
     print(f"no hand returned: {null}/{n}")
+    if hidden < n:
+        shown = n - hidden
+        print(
+            f"exact where the photo shows every tile (no kong lying all face down): "
+            f"{exact - hidden_exact}/{shown} = {(exact - hidden_exact) / shown:.3f}"
+        )
     for style, (k, total) in sorted(by_style.items()):
         print(f"  {style}: {k}/{total}")
+    if by_warning:
+        print("warnings among failed scenes:")
+        for warning, count in by_warning.most_common(15):
+            print(f"  {count:4d}  {warning}")
+    for line in failed[: args.show]:
+        print("  " + line)
     print(f"seconds per scene: {(time.perf_counter() - start) / n:.3f}")
     return 0
 

@@ -22,7 +22,8 @@ import numpy as np
 from scorer.forms import is_complete
 from scorer.hand import Hand, Meld, MeldKind
 from scorer.notation import format_hand
-from scorer.tiles import BACK_INDEX, CODES, NUM_KINDS
+from scorer.tiles import BACK_INDEX, CODES, FLOWER_FIRST, NUM_KINDS
+from vision.layout import top_class
 from vision.types import Group, Layout, TileRead
 
 #: classes kept per tile / per meld
@@ -106,7 +107,7 @@ def _meld_var(reads: list[TileRead], group: Group, gi: int) -> _Var:
 
 def _kong_var(reads: list[TileRead], group: Group, gi: int) -> _Var | None:
     """A concealed kong: its face-up tiles vote for the kind; None when all lie face down."""
-    up = [i for i in group.tiles if int(np.argmax(reads[i].probs)) != BACK_INDEX]
+    up = [i for i in group.tiles if top_class(reads[i]) != BACK_INDEX]
     if not up:
         return None
     lps = [_logp(reads[i]) for i in up]
@@ -181,8 +182,16 @@ def _search(variables: list[_Var], n_melds: int) -> tuple[tuple[int, ...], float
 
 def _first_guesses(reads: list[TileRead]) -> None:
     for read in reads:
-        read.chosen = CODES[int(np.argmax(read.probs))]
+        read.chosen = CODES[top_class(read)]
         read.overridden = False
+
+
+def _name_flowers(reads: list[TileRead], tiles: list[int]) -> None:
+    """Tiles the layout holds for flowers get their most probable flower's name."""
+    for i in tiles:
+        code = CODES[FLOWER_FIRST + int(np.argmax(reads[i].probs[FLOWER_FIRST:BACK_INDEX]))]
+        reads[i].overridden = code != reads[i].chosen
+        reads[i].chosen = code
 
 
 def decode(reads: list[TileRead], layout: Layout) -> Decoded:
@@ -215,6 +224,8 @@ def decode(reads: list[TileRead], layout: Layout) -> Decoded:
             hand_tiles.extend(group.tiles)
         elif group.role == "winning":
             winning.extend(group.tiles)
+        elif group.role == "flowers":
+            _name_flowers(reads, group.tiles)
     if n_melds > 4:
         result.warnings.append(f"{n_melds} melds found; a hand has at most 4.")
         return result

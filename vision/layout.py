@@ -1,18 +1,21 @@
 """Read how the tiles lie: rows, melds, the concealed hand, the winning tile, flowers.
 
-Only positions, box shapes and each tile's most probable class (flower,
-face-down back or a playing tile) are used here; which playing tile each
-one is gets decided later by `vision.decode`, under the rules.
+Only positions, box shapes and each tile's kind (flower, face-down back
+or a playing tile, by summed probability) are used here; which playing
+tile each one is gets decided later by `vision.decode`, under the rules.
 
 Table practice (rules seed 003, 实战细节 五 鸣牌的摆放): in an exposed meld
 the claimed tile lies sideways; for a pung or kong its place tells the
 giver (left tile → 上家 seat 1, middle → 对家 seat 2, right → 下家 seat 3);
 a promoted kong (加杠) has its fourth tile laid sideways on or next to the
 claimed one; a concealed kong shows backs. The winning tile is set apart
-at the end of the concealed row. The photo may be turned by any multiple
-of 90°: rows run along the short side of most boxes, and the reading
-direction comes from where the winning tile lies and from the concealed
-row being nearest the player.
+at the end of the concealed row; melds are shown "在立牌前", beyond it.
+
+The photo may be turned by any angle and seen in perspective: `vision.rows`
+finds the rows and the sideways tiles; gaps and the tile set apart are
+judged against each tile's neighbours (far tiles look smaller). The
+reading direction comes from where the winning tile lies and from the
+concealed row being nearest the player.
 """
 
 from __future__ import annotations
@@ -22,22 +25,25 @@ from dataclasses import dataclass
 import numpy as np
 
 from scorer.tiles import BACK_INDEX, FLOWER_FIRST
+from vision.rows import Frame, find_rows, mark_sideways
 from vision.types import Group, Layout, TileRead
 
 #: gap between touching tiles that still counts as "together", in tile widths
-GAP_SPLIT = 0.35
+GAP_SPLIT = 0.3
 #: ... and by how much more than the row's usual spacing
-GAP_OVER_USUAL = 0.4
-#: distance between row centre lines that starts a new row, in tile lengths
-ROW_SPLIT = 0.55
-#: how much wider than its row's median tile a box must be to lie sideways
-SIDEWAYS_RATIO = 1.4
+GAP_OVER_USUAL = 0.3
+#: how much longer than its neighbours the step to a tile set apart at the row's end is
+SET_APART_STEP = 1.2
+#: ... and by how much more than the step at the row's other end
+SET_APART_MARGIN = 0.1
+#: the least mean flower probability of surplus tiles beside the hand taken as flowers
+FLOWER_SURPLUS = 0.1
+#: how close in size and shape a tile stacked on a sideways one is to it
+STACK_SIZE = 0.7
 #: the most upright tiles a hand row can hold (14, and a stray one)
 MAX_HAND_ROW = 15
 #: how much of the smaller of two boxes their overlap must cover to count as one tile twice
 DUPLICATE_COVER = 0.55
-#: the most tilt (radians) the rows are straightened by; beyond it boxes say too little
-MAX_SLANT = np.radians(25)
 
 
 @dataclass
@@ -51,97 +57,25 @@ class _Slot:
     short: float = 0.0  # the tile's short side: the local scale for gaps
 
 
-@dataclass
-class _Frame:
-    """Row coordinates of every tile: `u` along the row, `v` across it."""
+def top_class(read: TileRead) -> int:
+    """The tile's most probable class, chosen first between playing tile, flower and back.
 
-    u: np.ndarray
-    v: np.ndarray
-    eu: np.ndarray
-    ev: np.ndarray
-
-
-def _top_class(read: TileRead) -> int:
-    return int(np.argmax(read.probs))
-
-
-def _frame(boxes: np.ndarray, vertical: bool, rotation: int, members: list[int]) -> _Frame:
-    """Row coordinates for a photo turned by `rotation` (0 or 90) degrees clockwise.
-
-    A further half turn is found later and handled by reversing the order.
+    Each of the three kinds gets its summed probability: a model unsure
+    *which* flower it sees (an unfamiliar art style) still knows it is a
+    flower, and only the flowers' count matters for scoring. Within the
+    winning kind the most probable class is returned.
     """
-    cx = (boxes[:, 0] + boxes[:, 2]) / 2
-    cy = (boxes[:, 1] + boxes[:, 3]) / 2
-    w = boxes[:, 2] - boxes[:, 0]
-    h = boxes[:, 3] - boxes[:, 1]
-    u, v = (cy, -cx) if rotation == 90 else (cx, cy)
-    eu, ev = (h, w) if vertical else (w, h)
-    angle = _slant(u[members], v[members])
-    if angle:
-        c, s = np.cos(angle), np.sin(angle)
-        u, v = c * u + s * v, -s * u + c * v
-        # an upright box around a tilted tile is wider and taller than the tile: undo that
-        s, det = abs(s), c * c - s * s
-        eu, ev = (
-            np.maximum((eu * c - ev * s) / det, 0.3 * eu),
-            np.maximum((ev * c - eu * s) / det, 0.3 * ev),
-        )
-    return _Frame(u=u, v=v, eu=eu, ev=ev)
+    p = np.asarray(read.probs, dtype=float)
+    kinds = (
+        (float(p[:FLOWER_FIRST].sum()), 0, FLOWER_FIRST),
+        (float(p[FLOWER_FIRST:BACK_INDEX].sum()), FLOWER_FIRST, BACK_INDEX),
+        (float(p[BACK_INDEX:].sum()), BACK_INDEX, len(p)),
+    )
+    _, lo, hi = max(kinds, key=lambda k: k[0])
+    return lo + int(np.argmax(p[lo:hi]))
 
 
-def _slant(u: np.ndarray, v: np.ndarray) -> float:
-    """The small angle by which the rows are tilted (a photo not held level), in radians.
-
-    Each tile's nearest neighbour usually lies beside it in the same row;
-    the median direction of those neighbour steps is the rows' direction.
-    """
-    if len(u) < 3:
-        return 0.0
-    du = u[None, :] - u[:, None]
-    dv = v[None, :] - v[:, None]
-    dist = np.hypot(du, dv)
-    np.fill_diagonal(dist, np.inf)
-    nearest = dist.argmin(axis=1)
-    steps_u, steps_v = du[np.arange(len(u)), nearest], dv[np.arange(len(u)), nearest]
-    along = np.abs(steps_u) > np.abs(steps_v)
-    if along.sum() < 2:
-        return 0.0
-    sign = np.where(steps_u[along] < 0, -1.0, 1.0)
-    angle = float(np.median(np.arctan2(steps_v[along] * sign, steps_u[along] * sign)))
-    return float(np.clip(angle, -MAX_SLANT, MAX_SLANT))
-
-
-def _rows(frame: _Frame, members: list[int], length: float) -> list[list[int]]:
-    """Split tiles into rows by gaps between their centre lines (sorted by v)."""
-    order = sorted(members, key=lambda i: frame.v[i])
-    rows: list[list[int]] = []
-    for i in order:
-        if rows and frame.v[i] - frame.v[rows[-1][-1]] <= ROW_SPLIT * length:
-            rows[-1].append(i)
-        else:
-            rows.append([i])
-    return rows
-
-
-def _mark_sideways(reads: list[TileRead], frame: _Frame, rows: list[list[int]]) -> None:
-    """Set `detection.sideways` from each box's shape relative to the upright tiles of its row.
-
-    Most tiles of any row stand upright (two of a meld's three), so the
-    median width/length ratio of the row (its lower quartile in a row of at
-    most 4) is an upright tile's, even when a row lying flat is
-    foreshortened differently from a standing one.
-    """
-    ratio = frame.eu / np.maximum(frame.ev, 1e-6)
-    for row in rows:
-        if len(row) < 2:
-            continue  # a lone tile is no meld; nothing to compare it with
-        upright = float(np.percentile(ratio[row], 25 if len(row) <= 4 else 50))
-        for i in row:
-            if ratio[i] > upright * SIDEWAYS_RATIO:
-                reads[i].detection.sideways = True
-
-
-def _slots(reads: list[TileRead], frame: _Frame, row: list[int]) -> list[_Slot]:
+def _slots(reads: list[TileRead], frame: Frame, row: list[int]) -> list[_Slot]:
     """Tiles of a row in reading order; two sideways tiles stacked across the row share a slot
     (a promoted kong). Other overlapping tiles (a heap, not a row) keep a slot each."""
     slots: list[_Slot] = []
@@ -204,7 +138,7 @@ def _meld_segment(slots: list[_Slot]) -> tuple[int, bool] | None:
 
 def _plausible(segment: list[_Slot], reads: list[TileRead]) -> bool:
     """Whether the first guesses of a meld's tiles already make a pung, kong or chow."""
-    kinds = sorted(_top_class(reads[i]) for s in segment for i in s.tiles)
+    kinds = sorted(top_class(reads[i]) for s in segment for i in s.tiles)
     if len(set(kinds)) == 1:
         return True
     return (
@@ -297,7 +231,8 @@ def _reversed(clusters: list[_Cluster]) -> bool | None:
     """Whether the rows read against the frame's u axis (the photo is turned a further 180°).
 
     Cues: the winning tile is set apart at the right end of the hand row; the
-    hand row lies nearer the player than rows of melds. None: no cue either way.
+    hand row lies nearer the player than rows of melds (melds are shown "在立牌前",
+    beyond the standing hand). None: no cue either way.
     """
     main = _hand_row(clusters)
     if main < 0:
@@ -313,22 +248,193 @@ def _reversed(clusters: list[_Cluster]) -> bool | None:
     return None if score == 0 else score > 0
 
 
-def _duplicates(reads: list[TileRead], boxes: np.ndarray) -> set[int]:
-    """Detections that mostly cover a better-scored one: the same tile found twice."""
+def _duplicates(reads: list[TileRead], boxes: np.ndarray) -> dict[int, int]:
+    """Detections that mostly cover a better-scored one (the same tile found twice, or a
+    tile stacked on another): each mapped to the one it covers."""
     order = sorted(range(len(reads)), key=lambda i: -reads[i].detection.score)
     area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
     kept: list[int] = []
-    dups: set[int] = set()
+    dups: dict[int, int] = {}
     for i in order:
         for k in kept:
             iw = min(boxes[i, 2], boxes[k, 2]) - max(boxes[i, 0], boxes[k, 0])
             ih = min(boxes[i, 3], boxes[k, 3]) - max(boxes[i, 1], boxes[k, 1])
             if iw > 0 and ih > 0 and iw * ih > DUPLICATE_COVER * max(min(area[i], area[k]), 1e-6):
-                dups.add(i)
+                dups[i] = k
                 break
         else:
             kept.append(i)
     return dups
+
+
+def _stacked(
+    reads: list[TileRead], frame: Frame, rows: list[list[int]], dups: dict[int, int]
+) -> None:
+    """Put back into its row a tile stacked on a sideways tile: a promoted kong's fourth.
+
+    Seen from above, a tile laid on the claimed tile of a pung covers it
+    almost exactly, like one tile found twice; it differs in lying across
+    the row too, and in being as large as the tile beneath (a second box on
+    one tile is mostly a part of it).
+    """
+    ratio = frame.eu / np.maximum(frame.ev, 1e-6)
+    size = frame.eu * frame.ev
+    for d, k in list(dups.items()):
+        if not reads[k].detection.sideways:
+            continue
+        similar = min(size[d], size[k]) > STACK_SIZE * max(size[d], size[k])
+        if similar and ratio[d] > STACK_SIZE * ratio[k]:
+            row = next((r for r in rows if k in r), None)
+            if row is not None:
+                row.append(d)
+                reads[d].detection.sideways = True
+                del dups[d]
+
+
+def _set_apart_by_spacing(clusters: list[_Cluster], frame: Frame) -> list[_Cluster]:
+    """Split off the winning tile when it lies only slightly apart from the hand row.
+
+    A small gap at an end of the row shows best in the spacing of the tile
+    centres: touching upright tiles follow each other at a steady step
+    (shrinking smoothly with distance from the camera), and the step to a
+    tile set apart stands out against the neighbouring steps even where the
+    boxes, blurred by perspective, hide the gap itself.
+    """
+    main = _hand_row(clusters)
+    plain = [c for c in clusters if c.kind == "plain" and c.row == main]
+    if not plain or any(len(c.tiles) == 1 for c in plain):
+        return clusters
+    hand = max(plain, key=lambda c: len(c.tiles))
+    if len(hand.slots) < 6 or any(len(s.tiles) > 1 for s in hand.slots):
+        return clusters
+    u = np.array([frame.u[s.tiles[0]] for s in hand.slots])
+    steps = np.abs(np.diff(u))
+    first = steps[0] / max(float(np.median(steps[1:5])), 1e-6)
+    last = steps[-1] / max(float(np.median(steps[-5:-1])), 1e-6)
+    if max(first, last) < SET_APART_STEP or abs(first - last) < SET_APART_MARGIN:
+        return clusters
+    k = clusters.index(hand)
+    parts = [hand.slots[:1], hand.slots[1:]] if first > last else [hand.slots[:-1], hand.slots[-1:]]
+    return clusters[:k] + [_Cluster(hand.row, "plain", p) for p in parts] + clusters[k + 1 :]
+
+
+def _flower_sum(read: TileRead) -> float:
+    return float(np.asarray(read.probs)[FLOWER_FIRST:BACK_INDEX].sum())
+
+
+def _flowers_by_count(
+    clusters: list[_Cluster], reads: list[TileRead], flowers: list[int]
+) -> list[_Cluster]:
+    """Flowers the classifier could not name: tiles beyond a hand's count, most flower-like.
+
+    A hand holds 14 tiles besides its melds' fourth tiles, so upright tiles
+    in the hand row beyond that are flowers (or strays). A classifier meeting
+    an unfamiliar art style often spreads a flower's probability over the
+    playing tiles; the flowers lie together, apart from the hand, so whole
+    touching groups at the row's ends are taken, the most flower-like
+    first, while the count stays over. Moved tiles are added to `flowers`.
+    """
+    main = _hand_row(clusters)
+    n_melds = 0
+    for c in clusters:
+        if c.kind == "kong":
+            n_melds += len(c.tiles) // 4
+        elif c.kind == "meld":
+            n_melds += len(_split_melds(c.slots, reads) or [])
+    need = 14 - 3 * n_melds
+    plain = [c for c in clusters if c.row == main and c.kind == "plain"]
+    total = sum(len(c.tiles) for c in plain)
+    while total > need and len(plain) >= 2:
+        best = max((plain[0], plain[-1]), key=lambda c: _mean_flower(c, reads))
+        if _mean_flower(best, reads) < FLOWER_SURPLUS or total - len(best.tiles) < need - 1:
+            break
+        plain.remove(best)
+        clusters = [c for c in clusters if c is not best]
+        flowers.extend(best.tiles)
+        total -= len(best.tiles)
+    return clusters
+
+
+def _mean_flower(cluster: _Cluster, reads: list[TileRead]) -> float:
+    return float(np.mean([_flower_sum(reads[i]) for i in cluster.tiles]))
+
+
+def _kongs_apart(run: list[_Slot], top: list[int]) -> list[tuple[str, list[_Slot]]]:
+    """Cut concealed kongs out of a run of touching tiles: ('kong' | 'rest', slots) pieces.
+
+    A concealed kong shows backs at both ends (or all four); it may be laid
+    against a meld or the hand. Backs that make no such four stay together
+    as one 'kong' piece, which is then reported as unreadable.
+    """
+    back = [any(top[i] == BACK_INDEX for i in s.tiles) for s in run]
+    if not any(back):
+        return [("rest", run)]
+    pieces: list[tuple[str, list[_Slot]]] = []
+    rest: list[_Slot] = []
+    k = 0
+    while k < len(run):
+        window = run[k : k + 4]
+        if (
+            back[k]
+            and len(window) == 4
+            and back[k + 3]
+            and not any(s.sideways or len(s.tiles) > 1 for s in window)
+        ):
+            if rest:
+                pieces.append(("rest", rest))
+                rest = []
+            pieces.append(("kong", window))
+            k += 4
+            continue
+        rest.append(run[k])
+        k += 1
+    if rest:
+        pieces.append(("rest", rest))
+    if any(
+        kind == "rest" and any(top[i] == BACK_INDEX for s in p for i in s.tiles)
+        for kind, p in pieces
+    ):
+        return [("kong", run)]  # backs that make no concealed kong: leave the run whole
+    return pieces
+
+
+def _melds_apart(
+    slots: list[_Slot], reads: list[TileRead], layout: Layout
+) -> list[tuple[str, list[_Slot]]]:
+    """Classify touching face-up tiles: ('meld' | 'plain', slots) pieces.
+
+    A lone tile is no meld, nor is a single sideways-looking tile in a long
+    row that no meld around it explains (no cut gives a meld that its
+    tiles' first readings support): such a box was misjudged (a tile seen
+    at an angle) and the tile counts as upright.
+    """
+    if len(slots) == 1 and len(slots[0].tiles) == 1:
+        _upright(slots, reads)
+    if not any(s.sideways for s in slots):
+        return [("plain", slots)]
+    if _split_melds(slots, reads) is None:
+        peeled = _peel(slots, reads)
+        side = sum(s.sideways for s in slots)
+        parts = _split_melds(peeled[1], reads) if peeled is not None else None
+        if side == 1 and len(slots) > 4 and not any(_plausible(p[0], reads) for p in parts or []):
+            _upright(slots, reads)
+            return [("plain", slots)]
+        if peeled is not None:
+            layout.warnings.append(
+                "A meld touches other tiles; check how it was read "
+                "(leave a gap between melds and the hand)."
+            )
+            before, melds, after = peeled
+            return [(k, p) for k, p in (("plain", before), ("meld", melds), ("plain", after)) if p]
+    return [("meld", slots)]
+
+
+def _upright(slots: list[_Slot], reads: list[TileRead]) -> None:
+    """Take back a misjudged sideways mark."""
+    for s in slots:
+        if s.sideways and len(s.tiles) == 1:
+            s.sideways = False
+            reads[s.tiles[0]].detection.sideways = False
 
 
 def read_layout(reads: list[TileRead]) -> Layout:
@@ -345,48 +451,28 @@ def read_layout(reads: list[TileRead]) -> Layout:
     live = [i for i in range(len(reads)) if i not in dups]
     w = np.maximum(boxes[live, 2] - boxes[live, 0], 1e-6)
     h = np.maximum(boxes[live, 3] - boxes[live, 1], 1e-6)
-    vertical = bool(np.median(np.log(w / h)) > 0)  # most tiles wider than tall: rows run up-down
     length = float(np.median(np.maximum(w, h)))
-    top = [_top_class(r) for r in reads]
+    top = [top_class(r) for r in reads]
     flowers = [i for i in live if FLOWER_FIRST <= top[i] < BACK_INDEX]
 
+    angle, frame, rows = find_rows(boxes, live, length)
+    vertical = angle >= np.pi / 4
     rotation = 90 if vertical else 0
-    frame = _frame(boxes, vertical, rotation, live)
-    rows = _rows(frame, live, length)
-    _mark_sideways(reads, frame, rows)
+    mark_sideways(reads, frame, rows)
+    _stacked(reads, frame, rows, dups)
     clusters: list[_Cluster] = []
+    flower_set = set(flowers)
     for row_no, row in enumerate(rows):
-        for run in _clusters(_slots(reads, frame, row)):
-            slots = [
-                _Slot([i for i in s.tiles if i not in flowers], s.start, s.end, s.sideways, s.short)
-                for s in run
-            ]
-            slots = [s for s in slots if s.tiles]
-            if not slots:
-                continue
-            tiles = [i for s in slots for i in s.tiles]
-            kind = (
-                "kong"
-                if any(top[i] == BACK_INDEX for i in tiles)
-                else "meld"
-                if any(s.sideways for s in slots)
-                else "plain"
-            )
-            if kind == "meld" and _split_melds(slots, reads) is None:
-                peeled = _peel(slots, reads)
-                if peeled is not None:
-                    before, melds, after = peeled
+        for run in _clusters(_slots(reads, frame, [i for i in row if i not in flower_set])):
+            for kind, part in _kongs_apart(run, top):
+                if kind == "kong":
+                    clusters.append(_Cluster(row_no, kind, part))
+                else:
                     clusters.extend(
-                        _Cluster(row_no, k, part)
-                        for k, part in (("plain", before), ("meld", melds), ("plain", after))
-                        if part
+                        _Cluster(row_no, k, p) for k, p in _melds_apart(part, reads, layout)
                     )
-                    layout.warnings.append(
-                        "A meld touches other tiles; check how it was read "
-                        "(leave a gap between melds and the hand)."
-                    )
-                    continue
-            clusters.append(_Cluster(row_no, kind, slots))
+    clusters = _flowers_by_count(clusters, reads, flowers)
+    clusters = _set_apart_by_spacing(clusters, frame)
     turned = _reversed(clusters)
     if turned:
         rotation += 180

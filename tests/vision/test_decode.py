@@ -150,3 +150,22 @@ def test_any_table_decodes_without_error(front, hand, rotation) -> None:
     result = decode(reads, read_layout(reads))
     if result.hand is not None:
         assert parse_hand(result.notation) == result.hand
+
+
+def test_unsure_flower_counts_as_a_flower() -> None:
+    """Which flower is unsure, that it is one is not: it is named by its likeliest flower and
+    the hand is read without it."""
+    from scorer.tiles import INDEX
+
+    tiles = row(
+        ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E", "N", GAP, "N"], y=300
+    ) + row(["1f"], y=100, x0=600)
+    reads = reads_for(tiles)
+    p = np.full(len(CODES), 0.0)
+    p[INDEX["1f"] : INDEX["1f"] + 8] = 0.08
+    p[INDEX["3f"]] = 0.12
+    p[INDEX["N"]] = 0.24  # the likeliest single class is a playing tile
+    reads[-1].probs = p / p.sum()
+    result = decode(reads, read_layout(reads))
+    assert result.notation == "123m456p789sEEENN"
+    assert reads[-1].chosen == "3f"

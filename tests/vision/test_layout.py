@@ -200,3 +200,171 @@ def test_flat_meld_row_seen_at_an_angle() -> None:
     layout = read_layout(reads)
     assert [i for i, r in enumerate(reads) if r.detection.sideways] == [1, 5]
     assert sorted(g.claimed for g in layout.groups if g.role == "meld") == [2, 3]
+
+
+def _hand_row() -> list:
+    return row(
+        ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E", "N", GAP, "N"], y=300
+    )
+
+
+@pytest.mark.parametrize("degrees", [-40.0, 30.0, 60.0, 135.0, 200.0])
+def test_hand_row_at_any_angle(degrees: float) -> None:
+    """Rows are found from where the tile centres line up, not from the box shapes."""
+    reads = reads_for(_hand_row(), degrees=degrees, jitter=1.0, seed=4)
+    layout = read_layout(reads)
+    groups = _groups(reads, layout)
+    assert groups[-1] == ("winning", ["N"], 0, False)
+    assert groups[-2][0] == "concealed" and len(groups[-2][1]) == 13
+    assert not any("turned" in w for w in layout.warnings)
+
+
+def test_low_camera_tiles_look_wider_than_tall() -> None:
+    """Seen from low down a standing tile's box is wider than tall; the row still runs across."""
+    tiles = [(code, (x1, 300 - 12, x2, 300 + 12)) for code, (x1, _, x2, _) in _hand_row()]
+    reads = reads_for(tiles)
+    layout = read_layout(reads)
+    assert layout.rotation == 0
+    assert _groups(reads, layout)[-1] == ("winning", ["N"], 0, False)
+
+
+def _perspective(tiles: list, shrink: float = 0.5, gap: float = 0.0) -> list:
+    """The tiles laid along x, each smaller than the one before (the row runs away from the
+    camera); `gap` (in tile widths) is left before the last tile only."""
+    out, x = [], 0.0
+    for k, (code, (x1, y1, x2, y2)) in enumerate(tiles):
+        scale = 1.0 - shrink * k / len(tiles)
+        w, h = (x2 - x1) * scale, (y2 - y1) * scale
+        if k == len(tiles) - 1:
+            x += gap * w
+        out.append((code, (x, 300 - h / 2, x + w, 300 + h / 2)))
+        x += w + 0.5
+    return out
+
+
+def test_winning_tile_slightly_apart_in_a_row_running_away() -> None:
+    """Far from the camera the gap before the winning tile is small; the step between tile
+    centres still shows it."""
+    reads = reads_for(_perspective(_hand_row(), gap=0.35))
+    layout = read_layout(reads)
+    groups = _groups(reads, layout)
+    assert groups[-1] == ("winning", ["N"], 0, False)
+    assert not any("set apart" in w for w in layout.warnings)
+
+
+def test_box_shapes_drifting_along_a_row() -> None:
+    """Perspective widens boxes from one end of a long row to the other; a sideways tile is
+    judged against its neighbours, so only the claimed tiles are marked."""
+    tokens = [
+        "1m",
+        "1m",
+        "1m/",
+        "2m",
+        "3m",
+        "4m",
+        "5p",
+        "6p",
+        "7p",
+        "8s",
+        "8s",
+        GAP,
+        "9s",
+        "9s",
+        "9s/",
+    ]
+    tiles = row(tokens, y=300)
+    drifted = []
+    for k, (code, (x1, y1, x2, y2)) in enumerate(tiles):
+        grow = 1.0 + 0.7 * k / len(tiles)  # boxes widen: more of each tile's side shows
+        cx = (x1 + x2) / 2 * 1.35
+        w = (x2 - x1) * grow
+        drifted.append((code, (cx - w / 2, y1, cx + w / 2, y2)))
+    reads = reads_for(drifted)
+    read_layout(reads)
+    marked = [k for k, r in enumerate(reads) if r.detection.sideways]
+    assert marked == [2, 13]
+
+
+def test_concealed_kong_against_a_meld() -> None:
+    tiles = row(["back", "7p", "7p", "back", "9m", "9m", "9m/"], y=100) + row(
+        ["1m", "2m", "3m", "5s", "5s", "5s", "W", GAP, "W"], y=300
+    )
+    layout = read_layout(reads_for(tiles))
+    roles = [(g.role, len(g.tiles), g.claimed) for g in layout.groups]
+    assert ("concealed_kong", 4, 0) in roles
+    assert ("meld", 3, 3) in roles
+    assert not any("face-down ones lie together" in w for w in layout.warnings)
+
+
+def test_lone_tile_looking_sideways_is_the_winning_tile() -> None:
+    """A tile set apart is no meld, whatever its box shape (seen at an angle)."""
+    hand = _hand_row()
+    code, (x1, y1, x2, y2) = hand[-1]
+    hand[-1] = (code, (x1, y1 + 8, x2 + 14, y2 - 8))
+    reads = reads_for(hand)
+    layout = read_layout(reads)
+    assert _groups(reads, layout)[-1] == ("winning", ["N"], 0, False)
+    assert not any(g.role == "unknown" for g in layout.groups)
+
+
+def test_flower_told_by_summed_probability() -> None:
+    """A model unsure which flower it sees still says 'a flower': the kinds' sums decide."""
+    import numpy as np
+
+    from scorer.tiles import INDEX
+
+    reads = reads_for(_hand_row() + row(["1f"], y=100, x0=600))
+    p = np.zeros(43)
+    p[INDEX["1f"] : INDEX["1f"] + 8] = 0.09  # 0.72 spread over the flowers
+    p[INDEX["5s"]] = 0.28  # the most probable single class is a playing tile
+    reads[-1].probs = p
+    layout = read_layout(reads)
+    flowers = [g for g in layout.groups if g.role == "flowers"]
+    assert len(flowers) == 1 and flowers[0].tiles == [len(reads) - 1]
+
+
+def test_fourth_tile_stacked_on_the_claimed_one() -> None:
+    """Seen from above, a promoted kong's fourth tile covers the claimed one almost exactly."""
+    melds = row(["E", "E/", "E"], y=100)
+    code, (x1, y1, x2, y2) = melds[1]
+    stacked = [(code, (x1 + 1, y1 - 5, x2 + 1, y2 - 5))]
+    hand = row(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "N", GAP, "N"], y=300)
+    reads = reads_for(melds + stacked + hand)
+    layout = read_layout(reads)
+    meld = next(g for g in layout.groups if g.role == "meld")
+    assert (len(meld.tiles), meld.claimed, meld.promoted) == (4, 2, True)
+    assert not any(g.role == "extra" for g in layout.groups)
+
+
+def test_same_tile_found_twice_is_still_ignored() -> None:
+    """A second, smaller box on an upright tile is no stacked tile."""
+    hand = row(
+        ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E", "N", GAP, "N"], y=300
+    )
+    code, (x1, y1, x2, y2) = hand[4]
+    reads = reads_for(hand + [(code, (x1 + 2, y1 + 4, x2 - 2, y2 - 6))])
+    layout = read_layout(reads)
+    assert [g.tiles for g in layout.groups if g.role == "extra"] == [[14]]
+    assert len(next(g for g in layout.groups if g.role == "concealed").tiles) == 13
+
+
+def test_unnamed_flowers_beside_the_hand_found_by_count() -> None:
+    """Three tiles too many in the hand row, lying together at its end and more flower-like
+    than the rest, are the flowers, though the classifier named none of them a flower."""
+    import numpy as np
+
+    from scorer.tiles import INDEX
+
+    flowers = row(["2f", "5f", "7f"], y=300, x0=-200)
+    reads = reads_for(flowers + _hand_row())
+    for k, other in enumerate(["6p", "9m", "P"]):
+        p = np.full(43, 0.01)
+        p[INDEX["1f"] : INDEX["1f"] + 8] = 0.04  # 0.32 in all, spread over the flowers
+        p[INDEX[other]] = 0.3
+        reads[k].probs = p / p.sum()
+    layout = read_layout(reads)
+    groups = _groups(reads, layout)
+    assert [g for g in layout.groups if g.role == "flowers"][0].tiles == [0, 1, 2]
+    assert (
+        groups[-2][0] == "winning" and len([g for g in groups if g[0] == "concealed"][0][1]) == 13
+    )

@@ -1,0 +1,243 @@
+"""Rows of tiles in a photo: their direction, each tile's extents along and across its row,
+and which tiles lie sideways.
+
+The photo may be turned by any angle and seen from low down, in
+perspective. The rows' direction comes from how tile centres line up (a
+tile's nearest neighbour lies beside it in its row), refined by a straight
+line fitted to the longest row; sizes and shapes are judged against each
+tile's neighbours, since tiles far from the camera look smaller and their
+boxes hold more or less of the tile's body.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.types import TileRead
+
+#: distance between row centre lines that starts a new row, in tile lengths
+ROW_SPLIT = 0.55
+#: how much wider for its length than an upright neighbour a sideways tile's box is
+SIDEWAYS_RATIO = 1.4
+#: a sideways tile's centre shift off its neighbours' centre line, in their lengths
+SIDEWAYS_SHIFT = 0.1
+#: the summed evidence (width ratio in units of SIDEWAYS_RATIO, shift in units of
+#: SIDEWAYS_SHIFT) that makes a tile sideways
+SIDEWAYS_SCORE = 1.2
+#: ... of which the width alone must give at least this much
+SIDEWAYS_MIN_WIDE = 0.5
+#: the longest step along a row, in its usual steps, between tiles that touch
+TOUCH_STEP = 1.45
+#: the fewest tiles in a row for fitting the rows' direction to it
+MIN_FIT_ROW = 5
+#: a tile's length over its width
+TILE_ASPECT = 1.35
+#: how many tiles on each side of a tile its shape is compared with, and the quantile
+#: of their width/length ratios taken for an upright tile's
+SIDEWAYS_WINDOW = 2
+SIDEWAYS_PCT = 40
+#: least cos²-sin² of the rows' tilt off an image axis for box shapes to tell a tile's
+#: width from its length (near the diagonal every box is about square)
+MIN_UNTILT = 0.2
+
+
+@dataclass
+class Frame:
+    """Row coordinates of every tile: `u` along the row, `v` across it."""
+
+    u: np.ndarray
+    v: np.ndarray
+    eu: np.ndarray
+    ev: np.ndarray
+    shapes: bool = True  # whether box shapes tell a tile's width from its length
+
+
+def frame_for(boxes: np.ndarray, angle: float) -> Frame:
+    """Row coordinates for rows running at `angle` (radians, image axes, y down).
+
+    `u` runs along the rows, `v` across them towards the player when the
+    photo is upright. The tile's own extents are recovered from its upright
+    box where the rows lie near an image axis; near the diagonal a box says
+    nothing about them, and the row's median stands in (sideways tiles are
+    then told by their spacing, see `_mark_sideways`).
+    """
+    cx = (boxes[:, 0] + boxes[:, 2]) / 2
+    cy = (boxes[:, 1] + boxes[:, 3]) / 2
+    w = boxes[:, 2] - boxes[:, 0]
+    h = boxes[:, 3] - boxes[:, 1]
+    c, s = np.cos(angle), np.sin(angle)
+    u, v = c * cx + s * cy, -s * cx + c * cy
+    quarter = int(round(angle / (np.pi / 2)))
+    eu, ev = (h, w) if quarter % 2 else (w, h)
+    rest = angle - quarter * np.pi / 2
+    ca, sa = np.cos(rest), abs(np.sin(rest))
+    det = ca * ca - sa * sa
+    if det < MIN_UNTILT:
+        return Frame(u=u, v=v, eu=eu, ev=ev, shapes=False)
+    if sa > 1e-3:
+        # an upright box around a tilted tile is wider and taller than the tile: undo that
+        eu, ev = (
+            np.maximum((eu * ca - ev * sa) / det, 0.3 * eu),
+            np.maximum((ev * ca - eu * sa) / det, 0.3 * ev),
+        )
+    return Frame(u=u, v=v, eu=eu, ev=ev)
+
+
+def direction(boxes: np.ndarray, members: list[int]) -> float:
+    """The direction the rows run in, in radians within [-45°, 135°).
+
+    Each tile's nearest neighbour usually lies beside it in the same row
+    (tiles of a row touch; rows lie a tile length or more apart), so the
+    dominant direction of those neighbour steps is the rows' direction,
+    whatever the photo's turn, tilt or perspective. With too few tiles the
+    box shapes decide: rows run along the tiles' short sides.
+    """
+    cx = (boxes[members, 0] + boxes[members, 2]) / 2
+    cy = (boxes[members, 1] + boxes[members, 3]) / 2
+    w = np.maximum(boxes[members, 2] - boxes[members, 0], 1e-6)
+    h = np.maximum(boxes[members, 3] - boxes[members, 1], 1e-6)
+    fallback = np.pi / 2 if float(np.median(np.log(w / h))) > 0 else 0.0
+    if len(members) < 3:
+        return fallback
+    dx = cx[None, :] - cx[:, None]
+    dy = cy[None, :] - cy[:, None]
+    dist = np.hypot(dx, dy)
+    np.fill_diagonal(dist, np.inf)
+    nearest = dist.argmin(axis=1)
+    idx = np.arange(len(members))
+    step = np.arctan2(dy[idx, nearest], dx[idx, nearest])
+    # directions are axial (a step and its reverse agree): average doubled angles
+    mean = 0.5 * float(np.arctan2(np.sin(2 * step).sum(), np.cos(2 * step).sum()))
+    off = (step - mean + np.pi / 2) % np.pi - np.pi / 2
+    close = np.abs(off) < np.radians(30)
+    if close.sum() >= 2:
+        mean += float(np.median(off[close]))
+    return float((mean + np.pi / 4) % np.pi - np.pi / 4)
+
+
+def extents_from_steps(frame: Frame, rows: list[list[int]]) -> None:
+    """Tile extents from the spacing of tile centres, for rows near the image diagonal.
+
+    There every box is about square and says nothing of the tile inside;
+    most neighbours along a row touch, so the usual step between centres
+    near a tile is an upright tile's width there (perspective changes it
+    smoothly along the row), and its length is taken in proportion.
+    """
+    for row in rows:
+        order = sorted(row, key=lambda i: frame.u[i])
+        if len(order) < 3:
+            continue
+        steps = np.diff(frame.u[order])
+        for k, i in enumerate(order):
+            usual = float(np.median(steps[max(0, k - 3) : k + 3]))
+            frame.eu[i] = usual
+            frame.ev[i] = usual * TILE_ASPECT
+
+
+def line_angle(frame: Frame, row: list[int]) -> float:
+    """The angle of the line through a row's tile centres, against the frame's u axis.
+
+    The median of the slopes between pairs of tiles far enough apart (a
+    Theil-Sen fit) is not pulled off by a few tiles lying off the line: a
+    sideways tile, a tile set apart, a misplaced box.
+    """
+    u, v = frame.u[row], frame.v[row]
+    du = u[None, :] - u[:, None]
+    dv = v[None, :] - v[:, None]
+    far = du > 2.0 * float(np.median(frame.eu[row]))
+    if far.sum() < 3:
+        return 0.0
+    return float(np.arctan(np.median(dv[far] / du[far])))
+
+
+def split_rows(frame: Frame, members: list[int], length: float) -> list[list[int]]:
+    """Split tiles into rows by gaps between their centre lines (sorted by v)."""
+    order = sorted(members, key=lambda i: frame.v[i])
+    rows: list[list[int]] = []
+    for i in order:
+        if rows and frame.v[i] - frame.v[rows[-1][-1]] <= ROW_SPLIT * length:
+            rows[-1].append(i)
+        else:
+            rows.append([i])
+    return rows
+
+
+def mark_sideways(reads: list[TileRead], frame: Frame, rows: list[list[int]]) -> None:
+    """Set `detection.sideways` on tiles lying across their row.
+
+    Two cues, each judged against the tile's neighbours along the row:
+    its box is wider for its length than theirs (most tiles of a row stand
+    upright, two of a meld's three, so a low quantile of the neighbours'
+    width/length ratios is an upright tile's), and its centre lies off
+    their centre line (a meld is lined up along one edge, and a sideways
+    tile is shorter across the row). Neighbours, not the whole row:
+    perspective changes how much of each tile's body a box holds from one
+    end of a long row to the other, and near a diagonal a box tells a
+    tile's width from its length poorly. A row of at most 4 is compared
+    as a whole.
+    """
+    ratio = frame.eu / np.maximum(frame.ev, 1e-6)
+    for row in rows:
+        if len(row) < 2:
+            continue  # a lone tile is no meld; nothing to compare it with
+        order = sorted(row, key=lambda i: frame.u[i])
+        for k, i in enumerate(order):
+            if len(order) <= 4:
+                near = [j for j in order if j != i]
+                upright = float(np.percentile(ratio[near], 25))
+            else:
+                near = order[max(0, k - SIDEWAYS_WINDOW) : k]
+                near += order[k + 1 : k + 1 + SIDEWAYS_WINDOW]
+                upright = float(np.percentile(ratio[near], SIDEWAYS_PCT))
+            wide = np.log(max(ratio[i], 1e-6) / max(upright, 1e-6)) / np.log(SIDEWAYS_RATIO)
+            shift = _shift(frame, order, k) / SIDEWAYS_SHIFT
+            if not frame.shapes:
+                if shift > 1.0:  # the shift alone tells
+                    reads[i].detection.sideways = True
+                continue
+            if wide > SIDEWAYS_MIN_WIDE and wide + shift > SIDEWAYS_SCORE:
+                reads[i].detection.sideways = True
+
+
+def _shift(frame: Frame, order: list[int], k: int) -> float:
+    """How far tile `order[k]` lies off the centre line of the tiles touching it, in tile lengths.
+
+    Only touching neighbours count (a step along the row not much longer
+    than the row's usual one): a tile set apart, like the winning tile, may
+    lie anywhere.
+    """
+    u = frame.u[order]
+    steps = np.diff(u)
+    if len(steps) == 0:
+        return 0.0
+    usual = float(np.median(steps[max(0, k - 3) : k + 3]))
+    touching = [
+        order[j]
+        for j in (k - 1, k + 1)
+        if 0 <= j < len(order) and abs(u[j] - u[k]) < TOUCH_STEP * usual
+    ]
+    if not touching:
+        return 0.0
+    i = order[k]
+    off = abs(frame.v[i] - float(np.mean(frame.v[touching])))
+    return off / max(float(np.mean(frame.ev[touching])), 1e-6)
+
+
+def find_rows(
+    boxes: np.ndarray, members: list[int], length: float
+) -> tuple[float, Frame, list[list[int]]]:
+    """The rows' direction (radians, within [-45°, 135°)), the row frame and the rows."""
+    angle = direction(boxes, members)
+    frame = frame_for(boxes, angle)
+    rows = split_rows(frame, members, length)
+    longest = max(rows, key=len)
+    if len(longest) >= MIN_FIT_ROW:
+        # rows are straight lines (in perspective too): fit the longest one
+        angle = (angle + line_angle(frame, longest) + np.pi / 4) % np.pi - np.pi / 4
+        frame = frame_for(boxes, angle)
+        rows = split_rows(frame, members, length)
+    if not frame.shapes:
+        extents_from_steps(frame, rows)
+    return angle, frame, rows
