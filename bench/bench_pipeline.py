@@ -61,6 +61,7 @@ def main() -> None:
     right_first = right_final = labelled = 0
     hands: Counter[str] = Counter()
     outcome: Counter[str] = Counter()
+    misses: list[str] = []
     for sample in samples:
         data = sample.image_path.read_bytes()
         start = time.perf_counter()
@@ -73,9 +74,10 @@ def main() -> None:
         if truth is None:
             outcome["labels give no hand"] += 1
         else:
-            outcome[
-                "right" if out["hand"] == truth else "null" if out["hand"] is None else "wrong"
-            ] += 1
+            result = "right" if out["hand"] == truth else "null" if out["hand"] is None else "wrong"
+            outcome[result] += 1
+            if result != "right":
+                misses.append(f"{sample.image_path.name.split('_jpg')[0]} {result}: {out['hand']} (labels {truth})")
         for box, code in zip(sample.boxes, sample.codes, strict=True):
             labelled += 1
             gt = (box[0] * w, box[1] * h, box[2] * w, box[3] * h)
@@ -92,6 +94,8 @@ def main() -> None:
     print(f"labelled tiles read right, after decoding: {right_final}/{labelled}")
     print(f"results: {dict(hands)}")
     print(f"against the hand read from the labels: {dict(outcome)}")
+    for line in misses:
+        print(f"  {line}")
     print(f"seconds per photo: mean {t.mean():.3f}  max {t.max():.3f}")
 
 
