@@ -18,7 +18,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from tqdm import tqdm
 
 from datasets.cmdv4 import Sample, load_split
 
@@ -59,6 +58,8 @@ def suspicious(matched: float, overlap: float) -> bool:
 
 def check(samples: list[Sample], detector) -> list[str]:
     """Names of the photos whose labels look misplaced."""
+    from tqdm import tqdm  # a training extra: the checks above run without it
+
     bad = []
     for s in tqdm(samples, desc="label check", mininterval=5):
         img = cv2.imread(str(s.image_path), cv2.IMREAD_COLOR)
