@@ -473,6 +473,7 @@ def read_layout(reads: list[TileRead]) -> Layout:
                     )
     clusters = _flowers_by_count(clusters, reads, flowers)
     clusters = _set_apart_by_spacing(clusters, frame)
+    clusters, off_hand = _melds_off_the_hand(clusters, frame, length)
     turned = _reversed(clusters)
     if turned:
         rotation += 180
@@ -492,10 +493,52 @@ def read_layout(reads: list[TileRead]) -> Layout:
     _add_hand(layout, [(c.row, c.tiles) for c in clusters if c.kind == "plain"])
     if flowers:
         layout.groups.append(Group(role="flowers", tiles=flowers))
+    if off_hand:
+        layout.groups.append(Group(role="extra", tiles=off_hand))
+        layout.warnings.append(
+            f"Left out {len(off_hand)} tile(s) lying together away from the complete hand row."
+        )
     if dups:
         layout.groups.append(Group(role="extra", tiles=sorted(dups)))
         layout.warnings.append(f"Ignored {len(dups)} box(es) found twice on the same tile.")
     return layout
+
+
+MELD_REACH = 3.0  # tile lengths: a player's melds lie right beside the hand row
+
+
+def _melds_off_the_hand(
+    clusters: list[_Cluster], frame: Frame, length: float
+) -> tuple[list[_Cluster], list[int]]:
+    """Meld and kong groups that cannot be the player's: far from the hand row, and
+    the hand row complete without them (the wall or other players' tiles in the photo).
+
+    Returns the clusters kept and the tiles left out.
+    """
+    hand = _hand_row(clusters)
+    if hand < 0:
+        return clusters, []
+    hand_tiles = [i for c in clusters if c.kind == "plain" and c.row == hand for i in c.tiles]
+    grouped = [c for c in clusters if c.kind != "plain"]
+    v_hand = float(np.median(frame.v[hand_tiles]))
+    far = [
+        c for c in grouped if abs(float(np.median(frame.v[c.tiles])) - v_hand) > MELD_REACH * length
+    ]
+    if not far:
+        return clusters, []
+
+    def sets(cs: list[_Cluster]) -> int:
+        return sum(
+            len(c.tiles) // 4 if c.kind == "kong" else max(1, round(len(c.tiles) / 3)) for c in cs
+        )
+
+    def fits(n_sets: int) -> bool:  # the winning tile may lie in the row or beside it
+        return len(hand_tiles) + 3 * n_sets in (13, 14)
+
+    if fits(sets(grouped)) or not fits(sets(grouped) - sets(far)):
+        return clusters, []
+    kept = [c for c in clusters if all(c is not f for f in far)]
+    return kept, [i for c in far for i in c.tiles]
 
 
 def _add_concealed_kongs(layout: Layout, tiles: list[int], top: list[int]) -> None:

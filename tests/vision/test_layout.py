@@ -368,3 +368,27 @@ def test_unnamed_flowers_beside_the_hand_found_by_count() -> None:
     assert (
         groups[-2][0] == "winning" and len([g for g in groups if g[0] == "concealed"][0][1]) == 13
     )
+
+
+def test_face_down_tiles_far_from_a_complete_hand_are_not_its_kong() -> None:
+    """The wall (face-down tiles) caught in the photo far beyond a full hand row is left out:
+    a hand row of 14 tiles has no room for a kong (seed 003: melds lie beside the hand)."""
+    hand = row(
+        ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E", "N", GAP, "N"], y=300
+    )
+    wall = row(["back", "back", "back", "back"], y=40, x0=120)
+    layout = read_layout(reads_for(hand + wall))
+    assert not [g for g in layout.groups if g.role == "concealed_kong"]
+    extra = [g for g in layout.groups if g.role == "extra"]
+    assert len(extra) == 1 and sorted(extra[0].tiles) == [14, 15, 16, 17]
+    concealed = next(g for g in layout.groups if g.role == "concealed")
+    assert len(concealed.tiles) == 13
+
+
+def test_a_far_concealed_kong_the_hand_needs_is_kept() -> None:
+    """With 11 tiles in the hand row the kong completes the hand, wherever it lies."""
+    hand = row(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "N", GAP, "N"], y=300)
+    kong = row(["back", "E", "E", "back"], y=40, x0=120)
+    layout = read_layout(reads_for(hand + kong))
+    kongs = [g for g in layout.groups if g.role == "concealed_kong"]
+    assert len(kongs) == 1 and sorted(kongs[0].tiles) == [11, 12, 13, 14]
