@@ -17,20 +17,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from datasets.render import read_yolo
 from scorer.tiles import CODES
 
 COLOURS = [(0, 0, 255), (0, 200, 0), (255, 80, 0), (0, 200, 255), (255, 0, 255)]
-
-
-def _read_labels(path: Path) -> list[tuple[int, float, float, float, float]]:
-    out = []
-    if not path.exists():
-        return out
-    for line in path.read_text().splitlines():
-        parts = line.split()
-        if len(parts) == 5:
-            out.append((int(parts[0]), *map(float, parts[1:])))
-    return out
 
 
 def annotate(img: np.ndarray, labels: list, caption: str = "") -> np.ndarray:
@@ -38,9 +28,8 @@ def annotate(img: np.ndarray, labels: list, caption: str = "") -> np.ndarray:
     h, w = img.shape[:2]
     out = img.copy()
     font_scale = max(0.35, min(w, h) / 1400)
-    for cls, cx, cy, bw, bh in labels:
-        x1, y1 = int((cx - bw / 2) * w), int((cy - bh / 2) * h)
-        x2, y2 = int((cx + bw / 2) * w), int((cy + bh / 2) * h)
+    for cls, box in labels:
+        x1, y1, x2, y2 = (int(v) for v in box)
         col = COLOURS[cls % len(COLOURS)]
         cv2.rectangle(out, (x1, y1), (x2, y2), col, max(1, w // 640))
         name = CODES[cls] if 0 <= cls < len(CODES) else str(cls)
@@ -71,7 +60,7 @@ def contact_sheet(folder: Path, n: int = 16, cell: int = 480, boxes: bool = True
         if meta_path.exists():
             meta = json.loads(meta_path.read_text())
             caption = f"{meta.get('kind')} {meta.get('style')} {meta.get('hand') or ''}"
-        labels = _read_labels(folder / "labels" / f"{path.stem}.txt") if boxes else []
+        labels = read_yolo(folder / "labels" / f"{path.stem}.txt", *img.shape[1::-1]) if boxes else []
         ann = annotate(img, labels, caption)
         scale = cell / max(ann.shape[:2])
         small = cv2.resize(ann, (int(ann.shape[1] * scale), int(ann.shape[0] * scale)),

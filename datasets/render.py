@@ -250,6 +250,27 @@ def _labels(layout: Layout, meshes: list[TileMesh], cam: Camera, width: int, hei
             "melds": layout.melds, "tiles": tiles}
 
 
+Box = tuple[float, float, float, float]
+
+
+def read_yolo(path: Path, width: int, height: int) -> list[tuple[int, Box]]:
+    """(class, pixel box x1 y1 x2 y2) of each line `yolo_lines` wrote; [] when there is no file."""
+    if not path.is_file():
+        return []
+    out = []
+    for line in path.read_text().splitlines():
+        parts = line.split()
+        if len(parts) != 5:
+            continue
+        cx, cy, bw, bh = (float(v) for v in parts[1:])
+        box = (
+            (cx - bw / 2) * width, (cy - bh / 2) * height,
+            (cx + bw / 2) * width, (cy + bh / 2) * height,
+        )  # fmt: skip
+        out.append((int(parts[0]), box))
+    return out
+
+
 def yolo_lines(meta: dict) -> list[str]:
     """The YOLO label lines of a scene's tiles."""
     w, h = meta["width"], meta["height"]

@@ -28,6 +28,7 @@ from datasets.augment import photometric
 from datasets.cmdv4 import Sample, load_split
 from datasets.label_check import usable
 from datasets.loader import fork_safe, stream
+from datasets.render import read_yolo
 from datasets.train_detector import set_lr
 from scorer.tiles import BACK_INDEX, CODES, INDEX
 from vision.classify import INPUT, MEAN, STD
@@ -266,20 +267,14 @@ def _render_crops(p: Path) -> tuple[list[np.ndarray], list[int], list[tuple[floa
     img = cv2.imread(str(p), cv2.IMREAD_COLOR) if lbl.is_file() else None
     if img is None:
         return [], [], []
-    h, w = img.shape[:2]
     crops, labels, sizes = [], [], []
-    for line in lbl.read_text().splitlines():
-        parts = line.split()
-        if len(parts) != 5:
-            continue
-        c = int(parts[0])
-        cx, cy, bw, bh = (float(v) for v in parts[1:])
-        box = ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
-        if bw * w < 8 or bh * h < 8 or not 0 <= c < NUM_CLASSES:
+    for c, box in read_yolo(lbl, img.shape[1], img.shape[0]):
+        bw, bh = box[2] - box[0], box[3] - box[1]
+        if bw < 8 or bh < 8 or not 0 <= c < NUM_CLASSES:
             continue
         crops.append(store_crop(img, box))
         labels.append(c)
-        sizes.append((bw * w, bh * h))
+        sizes.append((bw, bh))
     return crops, labels, sizes
 
 

@@ -24,6 +24,7 @@ from datasets.augment import photometric
 from datasets.cmdv4 import Sample, load_split
 from datasets.label_check import box_iou, usable
 from datasets.loader import stream
+from datasets.render import read_yolo
 from datasets.views import CROP, make_targets, random_view
 from vision.detect import MEAN, STD
 
@@ -93,21 +94,13 @@ def load_render(root: Path, limit: int, seed: int) -> tuple[list[np.ndarray], li
     np.random.default_rng(seed).shuffle(paths)
     imgs, boxes = [], []
     for p in tqdm(paths[:limit], desc="load render", mininterval=5):
-        lbl = root / "labels" / (p.stem + ".txt")
         img = cv2.imread(str(p), cv2.IMREAD_COLOR)
-        if img is None or not lbl.is_file():
+        if img is None:
             continue
         f = 640 / max(img.shape[:2])
         img = cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
         h, w = img.shape[:2]
-        b = []
-        for line in lbl.read_text().splitlines():
-            v = line.split()
-            if len(v) == 5:
-                cx, cy, bw, bh = (float(x) for x in v[1:])
-                b.append(
-                    ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
-                )
+        b = [box for _, box in read_yolo(root / "labels" / (p.stem + ".txt"), w, h)]
         if b:
             imgs.append(img)
             boxes.append(np.array(b, np.float32))
