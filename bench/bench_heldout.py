@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from collections import Counter
@@ -26,7 +27,8 @@ from typing import Any
 import numpy as np
 
 from scorer.errors import ScoreError
-from scorer.notation import format_hand, normalized, parse_hand
+from scorer.hand import Hand
+from scorer.notation import format_hand, format_meld, normalized, parse_hand, parse_tiles
 from scorer.tiles import BACK, CODES, INDEX
 from vision.decode import decode
 from vision.layout import read_layout
@@ -34,12 +36,19 @@ from vision.pipeline import recognize, result_json
 from vision.types import Detection, TileRead
 
 
+def _canonical(hand: Hand) -> tuple:
+    """A hand with its concealed tiles and its melds each in a fixed order."""
+    melds = sorted((m.kind.value, m.tile, m.claimed, m.promoted) for m in hand.melds)
+    return format_hand(normalized(hand)).split("]")[-1], melds, hand.winning_tile
+
+
 def same_hand(got: str | None, want: str) -> bool:
-    """Equal hands, whatever order the concealed tiles were written in."""
+    """Equal hands: the same melds (each with its giver or claimed tile), concealed tiles
+    and winning tile, whatever order the melds and concealed tiles were written in."""
     if got is None:
         return False
     try:
-        return format_hand(normalized(parse_hand(got))) == format_hand(normalized(parse_hand(want)))
+        return _canonical(parse_hand(got)) == _canonical(parse_hand(want))
     except ScoreError:
         return False
 
@@ -48,6 +57,48 @@ def hidden_kong(meta: dict[str, Any]) -> bool:
     """Whether a concealed kong lies all face down: no photo shows which tile it is."""
     tiles = meta["tiles"]
     return any(all(tiles[i]["face_down"] for i in m["tiles"]) for m in meta.get("melds", []))
+
+
+def _pieces(notation: str | None) -> tuple | None:
+    """(melds sorted, concealed tiles sorted, winning tile) of a notation that may lack
+    sets (a hand less its unnamed kongs), or None."""
+    if not notation:
+        return None
+    try:
+        tiles = parse_tiles(re.sub(r"\[[^\]]*\]", "", notation))
+    except ScoreError:
+        return None
+    return sorted(re.findall(r"\[[^\]]*\]", notation)), sorted(tiles[:-1]), tiles[-1]
+
+
+def without_hidden_kongs(meta: dict[str, Any]) -> str:
+    """The rendered hand less its kongs lying all face down: what a photo can show."""
+    tiles = meta["tiles"]
+    hidden = [
+        m["meld"] for m in meta.get("melds", []) if all(tiles[i]["face_down"] for i in m["tiles"])
+    ]
+    hand = parse_hand(meta["hand"])
+    melds = list(hand.melds)
+    for notation in hidden:
+        melds.remove(next(m for m in melds if format_meld(m) == notation))
+    return format_hand(Hand(tuple(melds), hand.concealed, hand.winning_tile))
+
+
+def read_right(out: dict[str, Any], meta: dict[str, Any]) -> tuple[bool, bool]:
+    """(exact, marked): the whole hand read exactly; or, where a kong lies all face down,
+    the rest read exactly and each such kong marked for the person to name (the
+    recognizer's answer there: no photo shows which tile it is)."""
+    flowers = out["flowers"]["count"] == len(meta["flowers"])
+    exact = flowers and same_hand(out["hand"], meta["hand"])
+    if not hidden_kong(meta):
+        return exact, exact
+    n_hidden = sum(
+        all(meta["tiles"][i]["face_down"] for i in m["tiles"]) for m in meta.get("melds", [])
+    )
+    marked = sum(m.get("needs_name", False) for m in out["melds"]) == n_hidden
+    rest = _pieces(out.get("partial_hand"))
+    partial = flowers and marked and rest is not None and rest == _pieces(without_hidden_kongs(meta))
+    return exact, partial
 
 
 def oracle_reads(meta: dict[str, Any]) -> list[TileRead]:
@@ -85,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     if not metas:
         print(f"no rendered hand scenes under {args.folder}", file=sys.stderr)
         return 1
-    exact = null = hidden = hidden_exact = 0
+    exact = marked = null = hidden = hidden_exact = 0
     by_style: dict[str, list[int]] = {}
     by_warning: Counter[str] = Counter()
     failed: list[str] = []
@@ -97,18 +148,17 @@ def main(argv: list[str] | None = None) -> int:
         else:
             image = args.folder / "images" / (m.stem + ".jpg")
             out = recognize(image.read_bytes(), image.name)
-        ok = same_hand(out["hand"], meta["hand"]) and out["flowers"]["count"] == len(
-            meta["flowers"]
-        )
+        ok, right = read_right(out, meta)
         exact += ok
+        marked += right
         null += out["hand"] is None
         if hidden_kong(meta):
             hidden += 1
             hidden_exact += ok
         by_style.setdefault(meta["style"], [0, 0])
-        by_style[meta["style"]][0] += ok
+        by_style[meta["style"]][0] += right
         by_style[meta["style"]][1] += 1
-        if not ok:
+        if not right:
             by_warning.update({w.split(";")[0].split("(")[0].strip() for w in out["warnings"]})
             if not out["warnings"]:
                 by_warning["(no warning)"] += 1
@@ -119,6 +169,10 @@ def main(argv: list[str] | None = None) -> int:
     n = len(metas)
     print(f"hand scenes: {n}{' (oracle: labels in place of the models)' if args.oracle else ''}")
     print(f"whole hand exact: {exact}/{n} = {exact / n:.3f}")
+    print(
+        f"whole hand right, a kong lying all face down left marked to be named: "
+        f"{marked}/{n} = {marked / n:.3f}"
+    )
     print(f"no hand returned: {null}/{n}")
     if hidden < n:
         shown = n - hidden

@@ -48,6 +48,10 @@ class Decoded:
     warnings: list[str] = field(default_factory=list)
     drop: float = 0.0  # log-probability given up to satisfy the rules
     waits: list[int] | None = None  # for a waiting hand (one tile short): what completes it
+    #: groups of concealed kongs lying all face down, which the person must name
+    unnamed: list[int] = field(default_factory=list)
+    #: with unnamed kongs: the rest of the hand in the notation (those kongs left out)
+    partial: str | None = None
 
 
 @dataclass
@@ -216,9 +220,10 @@ def decode(reads: list[TileRead], layout: Layout) -> Decoded:
             n_melds += 1
         elif group.role == "concealed_kong":
             var = _kong_var(reads, group, gi)
-            if var is None:
-                return result  # the layout already asked the person to name it
-            variables.append(var)
+            if var is None:  # the layout already asked the person to name it
+                result.unnamed.append(gi)  # it still counts as a set in the hand's shape
+            else:
+                variables.append(var)
             n_melds += 1
         elif group.role == "concealed":
             hand_tiles.extend(group.tiles)
@@ -235,7 +240,8 @@ def decode(reads: list[TileRead], layout: Layout) -> Decoded:
     need = 14 - 3 * n_melds
     have = len(hand_tiles) + len(winning)
     if have == need - 1:
-        result.waits = _waits(reads, variables, hand_tiles + winning)
+        if not result.unnamed:  # what completes it depends on the unnamed kong's tile
+            result.waits = _waits(reads, variables, hand_tiles + winning)
         result.warnings.append(
             f"Found {have} tiles besides {n_melds} meld(s): a waiting hand, not yet a win."
         )
@@ -296,9 +302,12 @@ def _apply(
         if var.group >= 0 and option.meld is not None:
             result.melds[var.group] = option.meld
     hand = _hand(variables, state)
-    result.hand = hand
-    result.notation = format_hand(hand)
     result.drop = drop
+    if result.unnamed:  # complete only once the person names the face-down kongs
+        result.partial = format_hand(hand)
+    else:
+        result.hand = hand
+        result.notation = format_hand(hand)
     if any(r.overridden for r in reads):
         result.warnings.append(
             "Some tiles were read differently to make a legal hand; please check the marked ones."

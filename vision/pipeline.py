@@ -76,11 +76,14 @@ def _tile_json(read: TileRead, group: int) -> dict[str, Any]:
     }
 
 
-def _meld_json(meld: Meld | None, group: Group, reads: list[TileRead], gi: int) -> dict:
+def _meld_json(
+    meld: Meld | None, group: Group, reads: list[TileRead], gi: int, unnamed: bool = False
+) -> dict:
     codes = [reads[i].chosen for i in group.tiles]
     if meld is None:  # not decoded: no legal hand, or a kong lying all face down
         hidden = group.role == "concealed_kong"
         return {
+            "needs_name": unnamed,
             "group": gi,
             "tiles": codes,
             "kind": "kong" if hidden or len(codes) == 4 else None,
@@ -93,6 +96,7 @@ def _meld_json(meld: Meld | None, group: Group, reads: list[TileRead], gi: int) 
         }
     chow = meld.kind is MeldKind.CHOW
     return {
+        "needs_name": False,
         "group": gi,
         "tiles": codes,
         "kind": meld.kind.value,
@@ -113,7 +117,9 @@ def result_json(
     melds, winning, flowers = [], None, []
     for gi, g in enumerate(layout.groups):
         if g.role in ("meld", "concealed_kong"):
-            melds.append(_meld_json(decoded.melds.get(gi), g, reads, gi))
+            melds.append(
+                _meld_json(decoded.melds.get(gi), g, reads, gi, gi in decoded.unnamed)
+            )
         elif g.role == "winning" and g.tiles:
             winning = reads[g.tiles[0]].chosen
         elif g.role == "flowers":
@@ -128,6 +134,7 @@ def result_json(
         "tiles": [_tile_json(r, group_of.get(i, -1)) for i, r in enumerate(reads)],
         "groups": [{"role": g.role, "tiles": list(g.tiles)} for g in layout.groups],
         "hand": decoded.notation,
+        "partial_hand": decoded.partial,
         "melds": melds,
         "winning_tile": winning,
         "flowers": {"count": len(flowers), "tiles": flowers},

@@ -99,6 +99,20 @@ def test_concealed_kong_kind_from_its_face_up_tiles() -> None:
     assert reads[1].chosen == "3p" and reads[1].overridden
 
 
+def test_face_down_kong_leaves_the_rest_decoded() -> None:
+    # seed 003 实战细节 五: a concealed kong may lie all face down; the photo cannot name it,
+    # but it is still one of the hand's four sets, so the rest is decoded as usual
+    tiles = row(["back", "back", "back", "back"], y=100) + row(
+        ["1m", "2m", "3m", "4s", "5s", "6s", "E", "E", "E", "N", GAP, "N"], y=300
+    )
+    reads, result = _run(tiles, {8: ("4s", "5s")})  # 4s 4s 6s is no set; 4s 5s 6s is
+    assert result.hand is None and result.notation is None
+    assert result.partial == "123m456sEEENN"
+    assert len(result.unnamed) == 1
+    assert reads[8].chosen == "5s" and reads[8].overridden
+    assert result.waits is None
+
+
 def test_unknown_groups_give_no_hand() -> None:
     reads = [TileRead(Detection((0, 0, 30, 40), 0.9), probs_for("1m"))]
     result = decode(reads, Layout(groups=[Group(role="unknown", tiles=[0])]))

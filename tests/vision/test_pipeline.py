@@ -160,8 +160,11 @@ def test_face_down_kong_is_left_for_the_person_to_name() -> None:
     assert out["hand"] is None
     kong = out["melds"][0]
     assert kong["kind"] == "kong" and kong["tile"] is None and kong["concealed"] is True
+    assert kong["needs_name"] is True
     assert any("face down" in w for w in out["warnings"])
     assert [t["face_down"] for t in out["tiles"][:4]] == [True] * 4
+    # the rest is read as usual (the kong counts as one set), so only the kong is left to name
+    assert out["partial_hand"] == "123m456sEEENN"
 
 
 def test_melds_are_described_even_without_a_hand() -> None:
