@@ -19,6 +19,13 @@ from vision.types import Detection
 
 STRIDE = 4
 INFER_SIZE = 512
+#: tiles whose median short side is below this many pixels at the detector's input are
+#: looked for again in a crop around them (a hand photographed from afar)
+SMALL_TILE = 24
+#: margin kept around the tiles found, in their median long side
+ZOOM_MARGIN = 2.0
+#: the least gain in scale that makes the second look worth its time
+MIN_ZOOM = 1.3
 MEAN = np.array([0.485, 0.456, 0.406], np.float32) * 255
 STD = np.array([0.229, 0.224, 0.225], np.float32) * 255
 MODEL_DIR = Path(__file__).resolve().parents[1] / "models"
@@ -116,8 +123,56 @@ class Detector:
         self.nms_iou = nms_iou
 
     def __call__(self, image: np.ndarray) -> list[Detection]:
-        """Tile boxes in the pixels of `image` (BGR uint8, any size), best score first."""
+        """Tile boxes in the pixels of `image` (BGR uint8, any size), best score first.
+
+        The model sees the photo shrunk to INFER_SIZE; when the tiles come out
+        small there (a hand taken from afar, a small part of a large photo),
+        the area around them is looked at again at a larger scale, where the
+        model finds small tiles and their edges far better.
+        """
         image = check_image(image)
+        found = self._look(image)
+        region = zoom_region(found, image.shape[:2])
+        if region is None:
+            return found
+        x1, y1, x2, y2 = region
+        inner = [
+            Detection((b[0] + x1, b[1] + y1, b[2] + x1, b[3] + y1), d.score)
+            for d in self._look(image[y1:y2, x1:x2])
+            for b in [d.box]
+        ]
+        outside = [d for d in found if not _inside(d.center, region)]
+        return sorted(inner + outside, key=lambda d: -d.score)
+
+    def _look(self, image: np.ndarray) -> list[Detection]:
         x, scale = prepare(image)
         out = self.session.run(None, {self.input_name: x})[0]
         return decode(out, scale, image.shape[:2], self.threshold, self.nms_iou)
+
+
+def zoom_region(found: list[Detection], shape: tuple[int, int]) -> tuple[int, int, int, int] | None:
+    """The part of the photo (x1, y1, x2, y2) worth a second, closer look, or None.
+
+    That is the box around the tiles found plus a margin, when their median
+    short side at the model's input is under SMALL_TILE and the crop would
+    show them at least MIN_ZOOM times larger.
+    """
+    if not found:
+        return None
+    h, w = shape
+    boxes = np.array([d.box for d in found], np.float64)
+    sides = np.sort(boxes[:, 2:] - boxes[:, :2], axis=1)
+    short, long = float(np.median(sides[:, 0])), float(np.median(sides[:, 1]))
+    if short * INFER_SIZE / max(h, w) >= SMALL_TILE:
+        return None
+    m = ZOOM_MARGIN * long
+    x1, y1 = int(max(0, boxes[:, 0].min() - m)), int(max(0, boxes[:, 1].min() - m))
+    x2, y2 = int(min(w, boxes[:, 2].max() + m)), int(min(h, boxes[:, 3].max() + m))
+    if max(h, w) < MIN_ZOOM * max(x2 - x1, y2 - y1):
+        return None
+    return x1, y1, x2, y2
+
+
+def _inside(point: tuple[float, float], region: tuple[int, int, int, int]) -> bool:
+    x, y = point
+    return region[0] <= x < region[2] and region[1] <= y < region[3]

@@ -7,7 +7,16 @@ import numpy as np
 import pytest
 
 from datasets.cmdv4 import default_root, load_split
-from vision.detect import DEFAULT_MODEL, STRIDE, Detector, check_image, decode, nms, prepare
+from vision.detect import (
+    DEFAULT_MODEL,
+    STRIDE,
+    Detector,
+    check_image,
+    decode,
+    nms,
+    prepare,
+    zoom_region,
+)
 from vision.types import Detection
 
 
@@ -128,3 +137,47 @@ def test_finds_drawn_tiles(detector: Detector) -> None:
     assert len(found) >= 6
     for d in dets:
         assert max(_iou(d.box, gt) for gt in boxes) >= 0.5
+
+
+def _dets(boxes: list[tuple[float, float, float, float]]) -> list[Detection]:
+    return [Detection(b, 0.9) for b in boxes]
+
+
+def test_small_tiles_get_a_closer_look() -> None:
+    """A hand taken from afar: 14 tiles 30x40 px in a 4000x3000 photo (4 px wide at the
+    model's input) are looked at again in a crop around them, margin included."""
+    row = [(1000 + 30 * i, 1500, 1030 + 30 * i, 1540) for i in range(14)]
+    region = zoom_region(_dets(row), (3000, 4000))
+    assert region is not None
+    x1, y1, x2, y2 = region
+    assert (x1, y1) == (1000 - 80, 1500 - 80) and (x2, y2) == (1420 + 80, 1540 + 80)
+
+
+def test_large_or_spread_tiles_need_no_closer_look() -> None:
+    big = [(100 + 300 * i, 500, 380 + 300 * i, 900) for i in range(10)]
+    assert zoom_region(_dets(big), (3000, 4000)) is None
+    # small, but spread over the whole photo: a crop would not show them larger
+    spread = [(10, 10, 40, 50), (3950, 2940, 3990, 2990), (2000, 1500, 2030, 1540)]
+    assert zoom_region(_dets(spread), (3000, 4000)) is None
+    assert zoom_region([], (3000, 4000)) is None
+
+
+@pytest.mark.dataset
+def test_finds_the_tiles_of_a_hand_photographed_from_afar(detector: Detector) -> None:
+    """A real hand photo shrunk into a corner of a large empty table: still found."""
+    if not (default_root() / "valid").is_dir():
+        pytest.skip("cmd-v4 not found at ../shared/datasets (set MCR_DATASETS)")
+    s = next(s for s in load_split("valid") if s.image_path.name.startswith("hand_"))
+    photo = cv2.imread(str(s.image_path))
+    h, w = photo.shape[:2]
+    small = cv2.resize(photo, (w // 3, h // 3), interpolation=cv2.INTER_AREA)
+    table = np.zeros((h * 2, w * 2, 3), np.uint8)
+    table[:] = np.median(small.reshape(-1, 3), axis=0)
+    oy, ox = h // 2, w // 3
+    table[oy : oy + small.shape[0], ox : ox + small.shape[1]] = small
+    dets = detector(table)
+    found = 0
+    for b in s.boxes:
+        gt = (ox + b[0] * w / 3, oy + b[1] * h / 3, ox + b[2] * w / 3, oy + b[3] * h / 3)
+        found += any(_iou(d.box, gt) >= 0.5 for d in dets)
+    assert found >= 0.9 * len(s.boxes)
