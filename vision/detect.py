@@ -26,6 +26,14 @@ SMALL_TILE = 24
 ZOOM_MARGIN = 2.0
 #: the least gain in scale that makes the second look worth its time
 MIN_ZOOM = 1.3
+#: boxes whose median is this many times longer than wide come from a stretched photo
+STRETCHED = 1.8
+#: a tile's length over its width, for undoing a stretch
+TILE_LENGTH = 1.35
+#: with fewer tiles found than this, the photo is tried squeezed along each axis ...
+FEW_TILES = 3
+#: ... by these factors
+STRETCH_FACTORS = (2.5, 5.0, 8.0)
 MEAN = np.array([0.485, 0.456, 0.406], np.float32) * 255
 STD = np.array([0.229, 0.224, 0.225], np.float32) * 255
 MODEL_DIR = Path(__file__).resolve().parents[1] / "models"
@@ -125,12 +133,35 @@ class Detector:
     def __call__(self, image: np.ndarray) -> list[Detection]:
         """Tile boxes in the pixels of `image` (BGR uint8, any size), best score first.
 
-        The model sees the photo shrunk to INFER_SIZE; when the tiles come out
-        small there (a hand taken from afar, a small part of a large photo),
-        the area around them is looked at again at a larger scale, where the
-        model finds small tiles and their edges far better.
+        A photo stretched out of proportion (squeezed to a square by an app or
+        a dataset tool) shows tiles many times longer or wider than tiles are,
+        and the model finds them poorly or not at all. When the tiles found
+        look stretched, or hardly any are found, the photo is looked at again
+        squeezed back, and the look finding the most tiles wins.
         """
         image = check_image(image)
+        found = self._find(image)
+        tries = stretch_tries(found)
+        if not tries:
+            return found
+        h, w = image.shape[:2]
+        best, best_score = found, _total(found)
+        for axis, factor in tries:
+            size = (w, max(8, round(h / factor))) if axis == 1 else (max(8, round(w / factor)), h)
+            small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+            sx, sy = w / size[0], h / size[1]
+            again = [
+                Detection((d.box[0] * sx, d.box[1] * sy, d.box[2] * sx, d.box[3] * sy), d.score)
+                for d in self._find(small)
+            ]
+            if _total(again) > best_score:
+                best, best_score = again, _total(again)
+        return best
+
+    def _find(self, image: np.ndarray) -> list[Detection]:
+        """One look at the whole photo, and a closer one around tiles that came out small:
+        the model sees the photo shrunk to INFER_SIZE, where a hand taken from afar
+        is tiny; looked at again larger, its tiles and their edges are found far better."""
         found = self._look(image)
         region = zoom_region(found, image.shape[:2])
         if region is None:
@@ -148,6 +179,31 @@ class Detector:
         x, scale = prepare(image)
         out = self.session.run(None, {self.input_name: x})[0]
         return decode(out, scale, image.shape[:2], self.threshold, self.nms_iou)
+
+
+def _total(found: list[Detection]) -> float:
+    return float(sum(d.score for d in found))
+
+
+def stretch_tries(found: list[Detection]) -> list[tuple[int, float]]:
+    """How to squeeze the photo back for another look: (axis, factor) pairs, axis 1 = height.
+
+    A tile's box is at most about 1.4 times longer than wide, so boxes
+    whose median is far longer (STRETCHED) tell the axis and the factor.
+    When next to nothing is found the stretch is unknown: both axes are
+    tried at a few factors.
+    """
+    if len(found) < FEW_TILES:
+        return [(axis, f) for axis in (0, 1) for f in STRETCH_FACTORS]
+    boxes = np.array([d.box for d in found], np.float64)
+    w = np.maximum(boxes[:, 2] - boxes[:, 0], 1e-6)
+    h = np.maximum(boxes[:, 3] - boxes[:, 1], 1e-6)
+    tall = float(np.median(h / w))
+    if tall > STRETCHED:
+        return [(1, tall / TILE_LENGTH)]
+    if 1 / tall > STRETCHED:
+        return [(0, 1 / (tall * TILE_LENGTH))]
+    return []
 
 
 def zoom_region(found: list[Detection], shape: tuple[int, int]) -> tuple[int, int, int, int] | None:

@@ -15,6 +15,7 @@ from vision.detect import (
     decode,
     nms,
     prepare,
+    stretch_tries,
     zoom_region,
 )
 from vision.types import Detection
@@ -179,5 +180,38 @@ def test_finds_the_tiles_of_a_hand_photographed_from_afar(detector: Detector) ->
     found = 0
     for b in s.boxes:
         gt = (ox + b[0] * w / 3, oy + b[1] * h / 3, ox + b[2] * w / 3, oy + b[3] * h / 3)
+        found += any(_iou(d.box, gt) >= 0.5 for d in dets)
+    assert found >= 0.9 * len(s.boxes)
+
+
+def test_stretched_boxes_ask_for_a_squeeze_back() -> None:
+    """Boxes 5.4 times taller than wide (tiles are about 1.35) come from a photo stretched
+    4 times in height: squeeze it back by that much. Boxes of tile shape ask nothing."""
+    tall = [(100 + 30 * i, 100, 130 + 30 * i, 262) for i in range(10)]
+    ((axis, factor),) = stretch_tries(_dets(tall))
+    assert axis == 1 and factor == pytest.approx(4.0)
+    wide = [(100, 100 + 30 * i, 262, 130 + 30 * i) for i in range(10)]
+    ((axis, factor),) = stretch_tries(_dets(wide))
+    assert axis == 0 and factor == pytest.approx(4.0)
+    upright = [(100 + 30 * i, 100, 130 + 30 * i, 140) for i in range(10)]
+    assert stretch_tries(_dets(upright)) == []
+    # nothing found: the stretch is unknown, so both axes are tried
+    assert {axis for axis, _ in stretch_tries([])} == {0, 1}
+
+
+@pytest.mark.dataset
+def test_finds_the_tiles_of_a_stretched_photo(detector: Detector) -> None:
+    """A real hand photo stretched 6 times in width, as some tools squeeze photos to a
+    square: the tiles are found again once the photo is squeezed back."""
+    if not (default_root() / "valid").is_dir():
+        pytest.skip("cmd-v4 not found at ../shared/datasets (set MCR_DATASETS)")
+    s = next(s for s in load_split("valid") if s.image_path.name.startswith("hand_"))
+    photo = cv2.imread(str(s.image_path))
+    h, w = photo.shape[:2]
+    wide = cv2.resize(photo, (w * 6, h), interpolation=cv2.INTER_LINEAR)
+    dets = detector(wide)
+    found = 0
+    for b in s.boxes:
+        gt = (b[0] * w * 6, b[1] * h, b[2] * w * 6, b[3] * h)
         found += any(_iou(d.box, gt) >= 0.5 for d in dets)
     assert found >= 0.9 * len(s.boxes)
