@@ -5,7 +5,10 @@ flower/season recall, detector-only recall/precision, how many `hand_*`
 photos are read exactly (every tile found with the right class, no extras)
 and the seconds per 12 MP photo (a valid photo upscaled to 4000x3000).
 
-    PYTHONPATH=. python bench/bench_recognizer.py [--split valid] [--json]
+    PYTHONPATH=. python bench/bench_recognizer.py [--split valid] [--decoded] [--json]
+
+By default each tile is the classifier's first guess; `--decoded` scores the
+tiles as `mcr recognize` reports them, after layout and rule-aware decoding.
 """
 
 from __future__ import annotations
@@ -25,7 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from datasets.cmdv4 import load_split  # noqa: E402
 from scorer.tiles import FLOWER_CODES  # noqa: E402
 from vision.classify import Classifier  # noqa: E402
+from vision.decode import decode  # noqa: E402
 from vision.detect import Detector  # noqa: E402
+from vision.layout import read_layout  # noqa: E402
 
 
 def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -59,7 +64,9 @@ def match(pred_boxes, pred_codes, scores, gt_boxes, gt_codes, class_aware: bool)
     return result
 
 
-def evaluate(split: str, det: Detector, cls: Classifier, limit: int = 0) -> dict:
+def evaluate(
+    split: str, det: Detector, cls: Classifier, limit: int = 0, decoded: bool = False
+) -> dict:
     samples = load_split(split)
     if limit:  # an even spread over the split, hand photos included
         samples = samples[:: max(1, len(samples) // limit)]
@@ -73,6 +80,8 @@ def evaluate(split: str, det: Detector, cls: Classifier, limit: int = 0) -> dict
         gt = [(b[0] * w, b[1] * h, b[2] * w, b[3] * h) for b in s.boxes]
         dets = det(img)
         reads = cls(img, dets)
+        if decoded:  # the tiles as `mcr recognize` reports them, after the rules had their say
+            decode(reads, read_layout(reads))
         boxes = [r.detection.box for r in reads]
         codes = [r.chosen for r in reads]
         scores = [r.detection.score for r in reads]
@@ -135,13 +144,16 @@ def main() -> None:
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--threshold", type=float, default=None, help="detector score threshold (default: Detector's)")
     p.add_argument("--limit", type=int, default=0, help="only about N photos (quick look)")
+    p.add_argument(
+        "--decoded", action="store_true", help="tiles after layout and rule-aware decoding"
+    )
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     try:
         det, cls = Detector(args.detector), Classifier(args.classifier)
         if args.threshold is not None:
             det.threshold = args.threshold
-        res = evaluate(args.split, det, cls, args.limit)
+        res = evaluate(args.split, det, cls, args.limit, args.decoded)
         res.update(time_12mp(det, cls, args.split, args.repeats))
     except (FileNotFoundError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
