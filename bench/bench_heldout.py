@@ -5,9 +5,9 @@ exactly (melds, their givers, the winning tile) and the flower count
 matches. The scenes come from `python -m datasets.render --styles heldout
 --kind hand --count 200 --seed 2 --out DIR`.
 
-`--oracle` replaces the detector and classifier by the scene's own labels
-(true boxes; all probability on the true class, `back` for a face-down
-tile), so only the layout and decoding stages are measured: what they get
+`--oracle` replaces the detector, classifier and orienter by the scene's
+own labels (true boxes; all probability on the true class, `back` for a
+face-down tile; the true face-top direction), so only the layout and decoding stages are measured: what they get
 wrong there they would get wrong with perfect models too.
 
     PYTHONPATH=. python bench/bench_heldout.py DIR [--limit N] [--oracle] [--show K]
@@ -108,7 +108,10 @@ def oracle_reads(meta: dict[str, Any]) -> list[TileRead]:
         probs = np.zeros(len(CODES))
         probs[INDEX[BACK if tile["face_down"] else tile["code"]]] = 1.0
         box = tuple(float(v) for v in tile["box"])
-        reads.append(TileRead(Detection(box=box, score=1.0), probs))  # type: ignore[arg-type]
+        tl, tr, br, bl = np.array(tile["corners"], dtype=float)
+        up = (tl + tr - bl - br) / 2
+        up = None if tile["face_down"] else tuple(float(v) for v in up / np.linalg.norm(up))
+        reads.append(TileRead(Detection(box=box, score=1.0), probs, up=up))  # type: ignore[arg-type]
     return reads
 
 

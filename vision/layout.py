@@ -44,6 +44,8 @@ STACK_SIZE = 0.7
 MAX_HAND_ROW = 15
 #: how much of the smaller of two boxes their overlap must cover to count as one tile twice
 DUPLICATE_COVER = 0.55
+#: how much the tile faces must agree on where the player sits to decide it (see `facing`)
+FACING = 0.2
 
 
 @dataclass
@@ -227,13 +229,41 @@ def _main_row(per_row: dict[int, int]) -> int:
     return max(fitting, key=lambda r: (per_row[r], r))
 
 
-def _reversed(clusters: list[_Cluster]) -> bool | None:
+def facing(reads: list[TileRead], clusters: list[_Cluster], angle: float) -> float:
+    """How much the tiles' faces agree that their tops point along the frame's v axis
+    (-1..1; v runs towards the player of an unturned photo, so below 0 is as expected).
+
+    Every tile of a laid-down hand faces its player: the top of each upright
+    face points away from them. Flowers (often unfamiliar art, read
+    backwards) and face-down tiles have no say; sideways tiles point along
+    the row.
+    """
+    axis = np.array([-np.sin(angle), np.cos(angle)])
+    ups = [
+        reads[i].up
+        for c in clusters
+        for s in c.slots
+        if not s.sideways
+        for i in s.tiles
+        if reads[i].up is not None and top_class(reads[i]) < FLOWER_FIRST
+    ]
+    if not ups:
+        return 0.0
+    vectors = np.array(ups, dtype=float)
+    total = float(np.linalg.norm(vectors, axis=1).sum())
+    return float((vectors @ axis).sum()) / max(total, 1e-9)
+
+
+def _reversed(clusters: list[_Cluster], faces: float = 0.0) -> bool | None:
     """Whether the rows read against the frame's u axis (the photo is turned a further 180°).
 
-    Cues: the winning tile is set apart at the right end of the hand row; the
-    hand row lies nearer the player than rows of melds (melds are shown "在立牌前",
+    The tile faces decide when they agree enough (`facing`). Otherwise: the
+    winning tile is set apart at the right end of the hand row; the hand row
+    lies nearer the player than rows of melds (melds are shown "在立牌前",
     beyond the standing hand). None: no cue either way.
     """
+    if abs(faces) >= FACING:
+        return faces > 0
     main = _hand_row(clusters)
     if main < 0:
         return None
@@ -474,7 +504,7 @@ def read_layout(reads: list[TileRead]) -> Layout:
     clusters = _flowers_by_count(clusters, reads, flowers)
     clusters = _set_apart_by_spacing(clusters, frame)
     clusters, off_hand = _melds_off_the_hand(clusters, frame, length)
-    turned = _reversed(clusters)
+    turned = _reversed(clusters, facing(reads, clusters, angle))
     if turned:
         rotation += 180
         n_rows = len(rows)

@@ -2,7 +2,7 @@
 
 Creating an onnxruntime session costs far more than one inference, so the
 web server and the command line share one Detector and one Classifier per
-process.
+process. The orientation model tells which way each tile faces.
 """
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ from functools import lru_cache
 
 from vision.classify import Classifier
 from vision.detect import Detector
+from vision.orient import Orienter
 
 
 @lru_cache(maxsize=1)
-def load_models() -> tuple[Detector, Classifier]:
-    """The bundled (Detector, Classifier), created once per process."""
-    return Detector(), Classifier()
+def load_models() -> tuple[Detector, Classifier, Orienter]:
+    """The bundled (Detector, Classifier, Orienter), created once per process."""
+    return Detector(), Classifier(), Orienter()

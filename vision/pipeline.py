@@ -28,17 +28,19 @@ from vision.types import Detection, Group, Layout, TileRead
 
 DetectorFn = Callable[[np.ndarray], list[Detection]]
 ClassifierFn = Callable[[np.ndarray, list[Detection]], list[TileRead]]
+OrienterFn = Callable[[np.ndarray, list[Detection]], np.ndarray]
 
 _LOCK = threading.Lock()
-_MODELS: tuple[DetectorFn, ClassifierFn] | None = None
+_MODELS: tuple[DetectorFn, ClassifierFn, OrienterFn] | None = None
 
 GIVERS = {1: "left", 2: "opposite", 3: "right"}
 #: tiles read with less probability than this are listed under "uncertain" for a check
 UNCERTAIN = 0.5
 
 
-def models() -> tuple[DetectorFn, ClassifierFn]:
-    """The bundled detector and classifier, loaded on first use (ModelError when missing)."""
+def models() -> tuple[DetectorFn, ClassifierFn, OrienterFn]:
+    """The bundled detector, classifier and orienter, loaded on first use (ModelError when
+    missing)."""
     global _MODELS
     with _LOCK:
         if _MODELS is None:
@@ -149,17 +151,27 @@ def recognize_image(
     name: str = "",
     detector: DetectorFn | None = None,
     classifier: ClassifierFn | None = None,
+    orienter: OrienterFn | None = None,
 ) -> dict[str, Any]:
-    """Recognize an already decoded upright BGR image."""
+    """Recognize an already decoded upright BGR image.
+
+    Without a detector or classifier given, the bundled models are used,
+    orienter included; with both given, tiles are oriented only by an
+    orienter given too.
+    """
     if detector is None or classifier is None:
-        default_detector, default_classifier = models()
+        default_detector, default_classifier, default_orienter = models()
         detector = detector or default_detector
         classifier = classifier or default_classifier
+        orienter = orienter or default_orienter
     started = time.perf_counter()
     detections = detector(image)
     reads = classifier(image, detections) if detections else []
     if len(reads) != len(detections):
         raise ModelError("model_mismatch", "The classifier did not read every detected tile.")
+    if orienter is not None and reads:
+        for read, up in zip(reads, orienter(image, detections), strict=True):
+            read.up = (float(up[0]), float(up[1]))
     layout = read_layout(reads)
     decoded = decode(reads, layout)
     out = result_json(reads, layout, decoded, name, (image.shape[1], image.shape[0]))

@@ -38,6 +38,8 @@ TILE_ASPECT = 1.35
 #: of their width/length ratios taken for an upright tile's
 SIDEWAYS_WINDOW = 2
 SIDEWAYS_PCT = 40
+#: how surely a tile's face must point along its row (`_face_along`) to take it for sideways
+FACE_ALONG = 0.4
 #: least cos²-sin² of the rows' tilt off an image axis for box shapes to tell a tile's
 #: width from its length (near the diagonal every box is about square)
 MIN_UNTILT = 0.2
@@ -52,6 +54,7 @@ class Frame:
     eu: np.ndarray
     ev: np.ndarray
     shapes: bool = True  # whether box shapes tell a tile's width from its length
+    angle: float = 0.0  # the direction of the u axis in the photo (radians, y down)
 
 
 def frame_for(boxes: np.ndarray, angle: float) -> Frame:
@@ -75,14 +78,14 @@ def frame_for(boxes: np.ndarray, angle: float) -> Frame:
     ca, sa = np.cos(rest), abs(np.sin(rest))
     det = ca * ca - sa * sa
     if det < MIN_UNTILT:
-        return Frame(u=u, v=v, eu=eu, ev=ev, shapes=False)
+        return Frame(u=u, v=v, eu=eu, ev=ev, shapes=False, angle=angle)
     if sa > 1e-3:
         # an upright box around a tilted tile is wider and taller than the tile: undo that
         eu, ev = (
             np.maximum((eu * ca - ev * sa) / det, 0.3 * eu),
             np.maximum((ev * ca - eu * sa) / det, 0.3 * ev),
         )
-    return Frame(u=u, v=v, eu=eu, ev=ev)
+    return Frame(u=u, v=v, eu=eu, ev=ev, angle=angle)
 
 
 def direction(boxes: np.ndarray, members: list[int]) -> float:
@@ -194,11 +197,28 @@ def mark_sideways(reads: list[TileRead], frame: Frame, rows: list[list[int]]) ->
             wide = np.log(max(ratio[i], 1e-6) / max(upright, 1e-6)) / np.log(SIDEWAYS_RATIO)
             shift = _shift(frame, order, k) / SIDEWAYS_SHIFT
             if not frame.shapes:
-                if shift > 1.0:  # the shift alone tells
+                # the shift alone tells, or the face's top pointing along the row
+                if shift > 1.0 or _face_along(reads[i], frame) > FACE_ALONG:
                     reads[i].detection.sideways = True
                 continue
             if wide > SIDEWAYS_MIN_WIDE and wide + shift > SIDEWAYS_SCORE:
                 reads[i].detection.sideways = True
+
+
+def _face_along(read: TileRead, frame: Frame) -> float:
+    """How surely the top of the tile's face points along the row rather than across it
+    (-1..1, scaled by the orienter's confidence; 0 when unknown).
+
+    The faces of upright tiles point across the row, away from the player;
+    a sideways tile's face points along it. Near the diagonal, where box
+    shapes say nothing, this still tells.
+    """
+    if read.up is None:
+        return 0.0
+    up = np.asarray(read.up, dtype=float)
+    along = abs(float(up @ (np.cos(frame.angle), np.sin(frame.angle))))
+    across = abs(float(up @ (-np.sin(frame.angle), np.cos(frame.angle))))
+    return along - across
 
 
 def _shift(frame: Frame, order: list[int], k: int) -> float:

@@ -56,6 +56,9 @@ class TileRead:
     probs: np.ndarray
     chosen: str = ""
     overridden: bool = False
+    #: where the top of the tile's face points in the photo (x right, y down), its length
+    #: the confidence (`vision.orient`); None when not looked at
+    up: tuple[float, float] | None = None
 
     @property
     def confidence(self) -> float:

@@ -28,9 +28,13 @@ def _classifier(image: np.ndarray, dets: list[Detection]) -> list[TileRead]:
     return [TileRead(d, probs_for(code)) for d, (code, _) in zip(dets, TILES, strict=True)]
 
 
+def _orienter(image: np.ndarray, dets: list[Detection]) -> np.ndarray:
+    return np.zeros((len(dets), 2))  # no idea which way the faces point
+
+
 @pytest.fixture
 def fake_models(monkeypatch):
-    monkeypatch.setattr(pipeline, "_MODELS", (_detector, _classifier))
+    monkeypatch.setattr(pipeline, "_MODELS", (_detector, _classifier, _orienter))
 
 
 @pytest.fixture

@@ -392,3 +392,72 @@ def test_a_far_concealed_kong_the_hand_needs_is_kept() -> None:
     layout = read_layout(reads_for(hand + kong))
     kongs = [g for g in layout.groups if g.role == "concealed_kong"]
     assert len(kongs) == 1 and sorted(kongs[0].tiles) == [11, 12, 13, 14]
+
+
+def _faces(reads, tiles, rotation: int = 0, degrees: float = 0.0, flip: bool = False) -> None:
+    """Give each read the direction its face's top points in the photo: away from the
+    player for an upright tile, towards the player's left for a sideways one (seed 003
+    实战细节 五: the claimed tile is laid across); turned like the photo."""
+    import math
+
+    for read, (code, box) in zip(reads, tiles, strict=True):
+        if code == "back":
+            continue
+        sideways = (box[2] - box[0]) > (box[3] - box[1])
+        dx, dy = (-1.0, 0.0) if sideways else (0.0, -1.0)
+        if flip:
+            dx, dy = -dx, -dy
+        a = math.radians(degrees + rotation)
+        read.up = (dx * math.cos(a) - dy * math.sin(a), dx * math.sin(a) + dy * math.cos(a))
+
+
+def _four_melds_and_a_pair() -> list:
+    """`[345s,2][999m,3][111p,1][222p,2]CC`: the hand row is the pair alone, nothing set
+    apart, so only the tile faces tell which side the player sits on."""
+    melds = row(
+        ["3s", "4s/", "5s", GAP, "9m", "9m", "9m/", GAP, "1p/", "1p", "1p", GAP]
+        + ["2p", "2p/", "2p"],
+        y=100,
+    )
+    return melds + row(["C", "C"], y=300, x0=150)
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+def test_tile_faces_tell_the_givers(rotation: int) -> None:
+    tiles = _four_melds_and_a_pair()
+    reads = reads_for(tiles, rotation=rotation)
+    _faces(reads, tiles, rotation)
+    layout = read_layout(reads)
+    assert layout.rotation == rotation
+    groups = _groups(reads, layout)
+    assert ("meld", ["9m", "9m", "9m"], 3, False) in groups  # sideways on the right: 下家
+    assert ("meld", ["1p", "1p", "1p"], 1, False) in groups  # on the left: 上家
+    assert not any("which way" in w for w in layout.warnings)
+
+
+def test_tile_faces_pointing_the_other_way_turn_the_reading() -> None:
+    """The same photo with every face turned round: the player sits across the table,
+    so left and right, and the givers, swap."""
+    tiles = _four_melds_and_a_pair()
+    reads = reads_for(tiles)
+    _faces(reads, tiles, flip=True)
+    layout = read_layout(reads)
+    assert layout.rotation == 180
+    groups = _groups(reads, layout)
+    assert ("meld", ["9m", "9m", "9m"], 1, False) in groups
+    assert ("meld", ["1p", "1p", "1p"], 3, False) in groups
+
+
+def test_sideways_tile_told_by_its_face_on_the_diagonal() -> None:
+    """A hand photographed at 45°: every box is about square, and the claimed tile of a
+    meld lies on the row's centre line, so only its face, pointing along the row, shows
+    it lies across."""
+    tiles = row(["5m/", "6m", "7m", GAP, "2p", "2p/", "2p"], y=100) + row(
+        ["3s", "4s", "5s", "6p", "7p", "9s", "9s", GAP, "8p"], y=300
+    )
+    reads = reads_for(tiles, degrees=45)
+    _faces(reads, tiles, degrees=45)
+    groups = _groups(reads, read_layout(reads))
+    assert ("meld", ["5m", "6m", "7m"], 1, False) in groups
+    assert ("meld", ["2p", "2p", "2p"], 2, False) in groups
+    assert ("winning", ["8p"], 0, False) in groups
