@@ -175,6 +175,36 @@ def _split_melds(
     return best[1] if best else None
 
 
+def _split_forgiving(
+    slots: list[_Slot], reads: list[TileRead]
+) -> list[tuple[list[_Slot], int, bool]] | None:
+    """`_split_melds`, or failing that, the best split after taking back one sideways mark.
+
+    A tile seen at an angle can look sideways; when touching melds cannot
+    be cut with every mark, each single mark is tried as a misjudgement,
+    and the cut whose melds look most like melds wins (the mark taken back
+    for good).
+    """
+    parts = _split_melds(slots, reads)
+    if parts is not None:
+        return parts
+    best: tuple[int, int, list] | None = None
+    for k, slot in enumerate(slots):
+        if not slot.sideways or len(slot.tiles) != 1:
+            continue
+        slot.sideways = False
+        found = _split_melds(slots, reads)
+        slot.sideways = True
+        if found is not None:
+            score = sum(_plausible(seg, reads) for seg, _, _ in found)
+            if best is None or score > best[0]:
+                best = (score, k, found)
+    if best is None:
+        return None
+    _upright([slots[best[1]]], reads)
+    return best[2]
+
+
 def _peel(
     slots: list[_Slot], reads: list[TileRead]
 ) -> tuple[list[_Slot], list[_Slot], list[_Slot]] | None:
@@ -589,7 +619,7 @@ def _add_concealed_kongs(layout: Layout, tiles: list[int], top: list[int]) -> No
 
 
 def _add_melds(layout: Layout, cluster: list[_Slot], reads: list[TileRead]) -> None:
-    parts = _split_melds(cluster, reads)
+    parts = _split_forgiving(cluster, reads)
     if parts is None:
         tiles = [i for s in cluster for i in s.tiles]
         layout.groups.append(Group(role="unknown", tiles=tiles))

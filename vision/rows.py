@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from scorer.tiles import BACK_INDEX
 from vision.types import TileRead
 
 #: distance between row centre lines that starts a new row, in tile lengths
@@ -40,6 +41,9 @@ SIDEWAYS_WINDOW = 2
 SIDEWAYS_PCT = 40
 #: how surely a tile's face must point along its row (`_face_along`) to take it for sideways
 FACE_ALONG = 0.4
+#: a face pointing along the row this surely makes a tile sideways with less shape evidence
+FACE_ALONG_SURE = 0.6
+FACE_SHAPE = 0.5
 #: least cos²-sin² of the rows' tilt off an image axis for box shapes to tell a tile's
 #: width from its length (near the diagonal every box is about square)
 MIN_UNTILT = 0.2
@@ -201,7 +205,9 @@ def mark_sideways(reads: list[TileRead], frame: Frame, rows: list[list[int]]) ->
                 if shift > 1.0 or _face_along(reads[i], frame) > FACE_ALONG:
                     reads[i].detection.sideways = True
                 continue
-            if wide > SIDEWAYS_MIN_WIDE and wide + shift > SIDEWAYS_SCORE:
+            by_shape = wide > SIDEWAYS_MIN_WIDE and wide + shift > SIDEWAYS_SCORE
+            by_face = _face_along(reads[i], frame) > FACE_ALONG_SURE and wide + shift > FACE_SHAPE
+            if by_shape or by_face:
                 reads[i].detection.sideways = True
 
 
@@ -213,8 +219,8 @@ def _face_along(read: TileRead, frame: Frame) -> float:
     a sideways tile's face points along it. Near the diagonal, where box
     shapes say nothing, this still tells.
     """
-    if read.up is None:
-        return 0.0
+    if read.up is None or int(np.argmax(read.probs)) == BACK_INDEX:
+        return 0.0  # a face-down tile shows no face
     up = np.asarray(read.up, dtype=float)
     along = abs(float(up @ (np.cos(frame.angle), np.sin(frame.angle))))
     across = abs(float(up @ (-np.sin(frame.angle), np.cos(frame.angle))))

@@ -461,3 +461,24 @@ def test_sideways_tile_told_by_its_face_on_the_diagonal() -> None:
     assert ("meld", ["5m", "6m", "7m"], 1, False) in groups
     assert ("meld", ["2p", "2p", "2p"], 2, False) in groups
     assert ("winning", ["8p"], 0, False) in groups
+
+
+def test_a_wrong_sideways_mark_in_touching_melds_is_taken_back() -> None:
+    """Touching melds `[345s,2][999m,3]` where one 9m, seen at an angle, was marked
+    sideways too: no cut gives melds with every mark, so the mark that leaves melds
+    (seed 003 实战细节 五: one claimed tile per meld) is taken back."""
+    from vision.layout import _Slot, _split_forgiving
+
+    codes = ["3s", "4s", "5s", "9m", "9m", "9m"]
+    marks = [False, True, False, True, False, True]
+    tiles = row([c + ("/" if m else "") for c, m in zip(codes, marks, strict=True)], y=100)
+    reads = reads_for(tiles)
+    slots = []
+    for i, ((_, box), side) in enumerate(zip(tiles, marks, strict=True)):
+        reads[i].detection.sideways = side
+        slots.append(_Slot([i], box[0], box[2], side, 30.0))
+    parts = _split_forgiving(slots, reads)
+    assert parts is not None
+    assert [([reads[i].chosen or _top(reads[i]) for s in seg for i in s.tiles], giver)
+            for seg, giver, _ in parts] == [(["3s", "4s", "5s"], 2), (["9m", "9m", "9m"], 3)]
+    assert [r.detection.sideways for r in reads] == [False, True, False, False, False, True]
