@@ -30,6 +30,8 @@ MIN_ZOOM = 1.3
 STRETCHED = 1.8
 #: a tile's length over its width, for undoing a stretch
 TILE_LENGTH = 1.35
+#: the long side a huge photo is first brought to before squeezing it back
+WORK_SIZE = 4 * INFER_SIZE
 #: with fewer tiles found than this, the photo is tried squeezed along each axis ...
 FEW_TILES = 3
 #: ... by these factors
@@ -145,10 +147,15 @@ class Detector:
         if not tries:
             return found
         h, w = image.shape[:2]
+        work = image
+        if max(h, w) > WORK_SIZE:  # squeezing a huge photo again and again costs more than looking
+            k = WORK_SIZE / max(h, w)
+            work = cv2.resize(image, (round(w * k), round(h * k)), interpolation=cv2.INTER_AREA)
+        wh, ww = work.shape[:2]
         best, best_score = found, _total(found)
         for axis, factor in tries:
-            size = (w, max(8, round(h / factor))) if axis == 1 else (max(8, round(w / factor)), h)
-            small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+            size = (ww, max(8, round(wh / factor))) if axis == 1 else (max(8, round(ww / factor)), wh)
+            small = cv2.resize(work, size, interpolation=cv2.INTER_AREA)
             sx, sy = w / size[0], h / size[1]
             again = [
                 Detection((d.box[0] * sx, d.box[1] * sy, d.box[2] * sx, d.box[3] * sy), d.score)
