@@ -46,6 +46,9 @@ MAX_HAND_ROW = 15
 DUPLICATE_COVER = 0.55
 #: how much the tile faces must agree on where the player sits to decide it (see `facing`)
 FACING = 0.2
+#: the faces' say against the other cues (a winning tile set apart counts 2, the rows 1):
+#: faces agreeing fully outweigh both, half-hearted ones only one
+FACES_WEIGHT = 4.0
 
 
 @dataclass
@@ -287,18 +290,16 @@ def facing(reads: list[TileRead], clusters: list[_Cluster], angle: float) -> flo
 def _reversed(clusters: list[_Cluster], faces: float = 0.0) -> bool | None:
     """Whether the rows read against the frame's u axis (the photo is turned a further 180°).
 
-    The tile faces decide when they agree enough (`facing`). Otherwise: the
+    Cues: the tile faces (`facing`), weighed by how much they agree; the
     winning tile is set apart at the right end of the hand row; the hand row
     lies nearer the player than rows of melds (melds are shown "在立牌前",
     beyond the standing hand). None: no cue either way.
     """
-    if abs(faces) >= FACING:
-        return faces > 0
     main = _hand_row(clusters)
     if main < 0:
-        return None
+        return None if abs(faces) < FACING else faces > 0
     plain = [c for c in clusters if c.kind == "plain" and c.row == main]
-    score = 0
+    score = FACES_WEIGHT * faces if abs(faces) >= FACING else 0.0
     if len(plain) >= 2:
         first, last = len(plain[0].tiles) == 1, len(plain[-1].tiles) == 1
         score += 2 if first and not last else -2 if last and not first else 0
