@@ -29,7 +29,7 @@ from datasets.cmdv4 import load_split  # noqa: E402
 from scorer.tiles import FLOWER_CODES  # noqa: E402
 from vision.classify import Classifier  # noqa: E402
 from vision.decode import decode  # noqa: E402
-from vision.detect import Detector  # noqa: E402
+from vision.detect import Detector, unstretch  # noqa: E402
 from vision.layout import read_layout  # noqa: E402
 
 
@@ -78,11 +78,12 @@ def evaluate(
         img = cv2.imread(str(s.image_path), cv2.IMREAD_COLOR)
         h, w = img.shape[:2]
         gt = [(b[0] * w, b[1] * h, b[2] * w, b[3] * h) for b in s.boxes]
-        dets = det(img)
-        reads = cls(img, dets)
+        found, stretch = det.look(img)
+        work, dets = unstretch(img, found, stretch)  # as the pipeline reads a stretched photo
+        reads = cls(work, dets)
         if decoded:  # the tiles as `mcr recognize` reports them, after the rules had their say
             decode(reads, read_layout(reads))
-        boxes = [r.detection.box for r in reads]
+        boxes = [d.box for d in found]
         codes = [r.chosen for r in reads]
         scores = [r.detection.score for r in reads]
         m = match(boxes, codes, scores, gt, s.codes, class_aware=True)

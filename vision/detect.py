@@ -133,7 +133,12 @@ class Detector:
         self.nms_iou = nms_iou
 
     def __call__(self, image: np.ndarray) -> list[Detection]:
-        """Tile boxes in the pixels of `image` (BGR uint8, any size), best score first.
+        """Tile boxes in the pixels of `image` (BGR uint8, any size), best score first."""
+        return self.look(image)[0]
+
+    def look(self, image: np.ndarray) -> tuple[list[Detection], tuple[float, float]]:
+        """Tile boxes as `__call__` gives them, and how much the photo looks stretched
+        (x, y): its width and height divided by these show the tiles in proportion.
 
         A photo stretched out of proportion (squeezed to a square by an app or
         a dataset tool) shows tiles many times longer or wider than tiles are,
@@ -145,14 +150,14 @@ class Detector:
         found = self._find(image)
         tries = stretch_tries(found)
         if not tries:
-            return found
+            return found, (1.0, 1.0)
         h, w = image.shape[:2]
         work = image
         if max(h, w) > WORK_SIZE:  # squeezing a huge photo again and again costs more than looking
             k = WORK_SIZE / max(h, w)
             work = cv2.resize(image, (round(w * k), round(h * k)), interpolation=cv2.INTER_AREA)
         wh, ww = work.shape[:2]
-        best, best_score = found, _total(found)
+        best, best_score, stretch = found, _total(found), (1.0, 1.0)
         for axis, factor in tries:
             size = (ww, max(8, round(wh / factor))) if axis == 1 else (max(8, round(ww / factor)), wh)
             small = cv2.resize(work, size, interpolation=cv2.INTER_AREA)
@@ -163,7 +168,8 @@ class Detector:
             ]
             if _total(again) > best_score:
                 best, best_score = again, _total(again)
-        return best
+                stretch = _proportions(best)
+        return best, stretch
 
     def _find(self, image: np.ndarray) -> list[Detection]:
         """One look at the whole photo, and a closer one around tiles that came out small:
@@ -186,6 +192,40 @@ class Detector:
         x, scale = prepare(image)
         out = self.session.run(None, {self.input_name: x})[0]
         return decode(out, scale, image.shape[:2], self.threshold, self.nms_iou)
+
+
+def unstretch(
+    image: np.ndarray, detections: list[Detection], stretch: tuple[float, float]
+) -> tuple[np.ndarray, list[Detection]]:
+    """The photo squeezed back to its proportions, and the detections moved into it.
+
+    Tiles cut from a stretched photo and squeezed to the classifier's square
+    read worse than the same tiles cut from the photo squeezed back first.
+    """
+    fx, fy = stretch
+    if (fx, fy) == (1.0, 1.0):
+        return image, detections
+    h, w = image.shape[:2]
+    size = (max(8, round(w / fx)), max(8, round(h / fy)))
+    sx, sy = size[0] / w, size[1] / h
+    moved = [
+        Detection((b[0] * sx, b[1] * sy, b[2] * sx, b[3] * sy), d.score, d.sideways, None)
+        for d in detections
+        for b in [d.box]
+    ]
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA), moved
+
+
+def _proportions(found: list[Detection]) -> tuple[float, float]:
+    """The stretch (x, y) that turns the median box into an upright tile's shape
+    (TILE_LENGTH times taller than wide), as the boxes of a squeezed-back look show it:
+    most tiles of a photo stand upright in it."""
+    boxes = np.array([d.box for d in found], np.float64)
+    h = boxes[:, 3] - boxes[:, 1]
+    tall = float(np.median(h / np.maximum(boxes[:, 2] - boxes[:, 0], 1e-6)))
+    if tall >= TILE_LENGTH:
+        return 1.0, tall / TILE_LENGTH
+    return TILE_LENGTH / max(tall, 1e-6), 1.0
 
 
 def _total(found: list[Detection]) -> float:

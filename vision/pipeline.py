@@ -21,6 +21,7 @@ from scorer.hand import Meld, MeldKind
 from scorer.notation import format_meld
 from scorer.tiles import BACK, CODES, INDEX
 from vision.decode import Decoded, decode
+from vision.detect import unstretch
 from vision.errors import ModelError, PhotoError
 from vision.layout import read_layout
 from vision.photo import MAX_BYTES, load_photo
@@ -165,15 +166,20 @@ def recognize_image(
         classifier = classifier or default_classifier
         orienter = orienter or default_orienter
     started = time.perf_counter()
-    detections = detector(image)
-    reads = classifier(image, detections) if detections else []
+    look = getattr(detector, "look", None)
+    found, stretch = look(image) if look is not None else (detector(image), (1.0, 1.0))
+    # a stretched photo is read squeezed back: tiles then look like tiles to every stage
+    work, detections = unstretch(image, found, stretch)
+    reads = classifier(work, detections) if detections else []
     if len(reads) != len(detections):
         raise ModelError("model_mismatch", "The classifier did not read every detected tile.")
     if orienter is not None and reads:
-        for read, up in zip(reads, orienter(image, detections), strict=True):
+        for read, up in zip(reads, orienter(work, detections), strict=True):
             read.up = (float(up[0]), float(up[1]))
     layout = read_layout(reads)
     decoded = decode(reads, layout)
+    for read, original in zip(reads, found, strict=True):
+        read.detection.box = original.box  # boxes in the pixels of the photo as given
     out = result_json(reads, layout, decoded, name, (image.shape[1], image.shape[0]))
     if not reads:
         out["warnings"].append("No tiles were found in the photo.")

@@ -16,6 +16,7 @@ from vision.detect import (
     nms,
     prepare,
     stretch_tries,
+    unstretch,
     zoom_region,
 )
 from vision.types import Detection
@@ -215,3 +216,14 @@ def test_finds_the_tiles_of_a_stretched_photo(detector: Detector) -> None:
         gt = (b[0] * w * 6, b[1] * h, b[2] * w * 6, b[3] * h)
         found += any(_iou(d.box, gt) >= 0.5 for d in dets)
     assert found >= 0.9 * len(s.boxes)
+
+
+def test_unstretch_squeezes_the_photo_and_moves_the_boxes() -> None:
+    image = np.zeros((100, 800, 3), np.uint8)
+    dets = [Detection((80, 10, 160, 40), 0.9, sideways=True)]
+    work, moved = unstretch(image, dets, (4.0, 1.0))
+    assert work.shape[:2] == (100, 200)
+    assert moved[0].box == pytest.approx((20, 10, 40, 40)) and moved[0].score == 0.9
+    assert dets[0].box == (80, 10, 160, 40)  # the photo's own detections are left alone
+    same, kept = unstretch(image, dets, (1.0, 1.0))
+    assert same is image and kept == dets

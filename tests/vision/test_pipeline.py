@@ -177,3 +177,32 @@ def test_melds_are_described_even_without_a_hand() -> None:
     chow = out["melds"][0]
     assert chow["tiles"] == ["5m", "6m", "7m"] and chow["notation"] is None
     assert chow["kind"] is None and chow["giver"] == "left"
+
+
+@pytest.mark.dataset
+def test_a_stretched_photo_is_read_squeezed_back() -> None:
+    """A real photo stretched about 8 times in width by the tool that squeezed it to a
+    square (cmd-v4 valid holds several): its tiles are read in the photo squeezed back,
+    11 of 12 right (6 of 12 when read as stretched), with boxes in the photo's pixels."""
+    from datasets.cmdv4 import default_root, load_split
+    from vision.pipeline import recognize_image
+
+    if not (default_root() / "valid").is_dir():
+        pytest.skip("cmd-v4 not found at ../shared/datasets (set MCR_DATASETS)")
+    s = next(s for s in load_split("valid") if s.image_path.name.startswith("368097815_"))
+    photo = cv2.imread(str(s.image_path))
+    h, w = photo.shape[:2]
+    out = recognize_image(photo, "stretched")
+    right = 0
+    for b, code in zip(s.boxes, s.codes, strict=True):
+        gt = (b[0] * w, b[1] * h, b[2] * w, b[3] * h)
+        right += any(
+            t["tile"] == code and _iou(t["box"], gt) >= 0.5 for t in out["tiles"]
+        )
+    assert right >= 10 and len(out["tiles"]) <= len(s.boxes) + 1
+
+
+def _iou(a, b) -> float:
+    x1, y1, x2, y2 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
+    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
+    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
