@@ -30,6 +30,8 @@ MIN_ZOOM = 1.3
 STRETCHED = 1.8
 #: a tile's length over its width, for undoing a stretch
 TILE_LENGTH = 1.35
+#: how much more summed score a squeezed-back look must find to be taken
+STRETCH_GAIN = 1.25
 #: the long side a huge photo is first brought to before squeezing it back
 WORK_SIZE = 4 * INFER_SIZE
 #: with fewer tiles found than this, the photo is tried squeezed along each axis ...
@@ -144,7 +146,7 @@ class Detector:
         a dataset tool) shows tiles many times longer or wider than tiles are,
         and the model finds them poorly or not at all. When the tiles found
         look stretched, or hardly any are found, the photo is looked at again
-        squeezed back, and the look finding the most tiles wins.
+        squeezed back, and the look finding clearly the most tiles wins.
         """
         image = check_image(image)
         found = self._find(image)
@@ -166,7 +168,7 @@ class Detector:
                 Detection((d.box[0] * sx, d.box[1] * sy, d.box[2] * sx, d.box[3] * sy), d.score)
                 for d in self._find(small)
             ]
-            if _total(again) > best_score:
+            if _total(again) > STRETCH_GAIN * best_score:
                 best, best_score = again, _total(again)
                 stretch = _proportions(best)
         return best, stretch
