@@ -12,7 +12,6 @@ Run: `python -m datasets.train_classifier --epochs 12` (see `datasets.train`).
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing as mp
 import time
 from pathlib import Path
@@ -30,6 +29,7 @@ from datasets.label_check import usable
 from datasets.loader import fork_safe, stream
 from datasets.render import read_yolo
 from datasets.train_detector import set_lr
+from datasets.views import crop_warp, warp_crop
 from scorer.tiles import BACK_INDEX, CODES, INDEX
 from vision.classify import INPUT, MEAN, STD
 
@@ -191,35 +191,7 @@ def view(
     crop: np.ndarray, size: tuple[float, float], rng: np.random.Generator | None
 ) -> np.ndarray:
     """A training view of a stored crop as run time cuts it; rng=None gives the plain view."""
-    w, h = float(size[0]), float(size[1])
-    c = np.array([STORE / 2, STORE / 2], np.float32)
-    box_px = STORE / MARGIN_FACTOR
-    if rng is None:
-        jx = jy = 1.0
-        k = 0
-        delta = 0.0
-    else:
-        c += rng.uniform(-0.08, 0.08, 2).astype(np.float32) * box_px
-        jx, jy = math.exp(rng.uniform(-0.12, 0.12)), math.exp(rng.uniform(-0.12, 0.12))
-        k = int(rng.integers(4))
-        delta = rng.uniform(-10, 10) if rng.random() < 0.5 else 0.0
-    bw, bh = w * jx, h * jy  # jittered box in real pixels
-    if k % 2:
-        bw, bh = bh, bw
-    if bw > bh:  # run time turns wide boxes upright
-        k += 1
-        bw, bh = bh, bw
-    theta = math.radians(90 * k + delta)
-    cos, sin = math.cos(theta), math.sin(theta)
-    to_real = np.diag([w / box_px, h / box_px]).astype(np.float64)
-    rot = np.array([[cos, sin], [-sin, cos]])
-    to_out = np.diag([INPUT / bw, INPUT / bh])
-    a = to_out @ rot @ to_real
-    t = np.array([INPUT / 2, INPUT / 2]) - a @ c
-    m = np.hstack([a, t[:, None]])
-    return cv2.warpAffine(
-        crop, m, (INPUT, INPUT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
+    return warp_crop(crop, crop_warp(size, STORE, MARGIN_FACTOR, rng))
 
 
 def to_input(views: np.ndarray) -> np.ndarray:

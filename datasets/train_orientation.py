@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 from pathlib import Path
 
@@ -31,6 +30,7 @@ from datasets.augment import photometric
 from datasets.loader import stream
 from datasets.train_classifier import _parallel, conv_bn
 from datasets.train_detector import set_lr
+from datasets.views import crop_warp, warp_crop
 from vision.classify import INPUT, cut, to_input
 from vision.orient import image_to_crop, nearest_class, soft_targets
 
@@ -144,35 +144,8 @@ def view(
     slightly rotated; a box that ends up wider than tall is turned upright
     as run time does.
     """
-    w, h = float(size[0]), float(size[1])
-    c = np.array([STORE / 2, STORE / 2])
-    box_px = STORE / MARGIN
-    if rng is None:
-        jx = jy = 1.0
-        k, delta = 0, 0.0
-    else:
-        c = c + rng.uniform(-0.08, 0.08, 2) * box_px
-        jx, jy = math.exp(rng.uniform(-0.08, 0.08)), math.exp(rng.uniform(-0.08, 0.08))
-        k = int(rng.integers(4))
-        delta = rng.uniform(-10, 10)
-    bw, bh = w * jx, h * jy  # the jittered box in photo pixels
-    if k % 2:
-        bw, bh = bh, bw
-    if bw > bh:  # run time turns wide boxes upright
-        k += 1
-        bw, bh = bh, bw
-    theta = math.radians(90 * k + delta)
-    cos, sin = math.cos(theta), math.sin(theta)
-    to_real = np.diag([w / box_px, h / box_px])
-    rot = np.array([[cos, sin], [-sin, cos]])
-    to_out = np.diag([INPUT / bw, INPUT / bh])
-    a = to_out @ rot @ to_real
-    t = np.array([INPUT / 2, INPUT / 2]) - a @ c
-    m = np.hstack([a, t[:, None]])
-    out = cv2.warpAffine(
-        crop, m, (INPUT, INPUT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
-    return out, a @ up
+    m = crop_warp(size, STORE, MARGIN, rng, size_jitter=0.08, tilt_share=1.0)
+    return warp_crop(crop, m), m[:, :2] @ up
 
 
 def heldout_crops(root: Path, limit: int = 10**9) -> tuple[np.ndarray, np.ndarray, list[str]]:

@@ -130,3 +130,58 @@ def make_targets(boxes: np.ndarray, size: int):
         mask[iy, ix] = 1
     ignore[heat > 0.05] = 0
     return heat, reg, mask, ignore
+
+
+def crop_warp(
+    size: tuple[float, float],
+    store: int,
+    margin: float,
+    rng: np.random.Generator | None,
+    size_jitter: float = 0.12,
+    tilt_share: float = 0.5,
+) -> np.ndarray:
+    """The 2x3 affine map from a stored crop to a training view, as `vision.classify.cut`
+    cuts a tile at run time.
+
+    The stored crop (`store` px, its box the central `store / margin` px) shows a
+    box of `size` (w, h) photo pixels. rng=None gives the plain run-time view;
+    otherwise the box is shifted (±8 %) and resized (±`size_jitter`), the tile
+    turned by a random quarter and, in `tilt_share` of the views, tilted up to
+    ±10 degrees. A box that ends up wider than tall is turned upright, as run
+    time does.
+    """
+    from vision.classify import INPUT
+
+    w, h = float(size[0]), float(size[1])
+    c = np.array([store / 2, store / 2], np.float64)
+    box_px = store / margin
+    jx = jy = 1.0
+    k, delta = 0, 0.0
+    if rng is not None:
+        c = c + rng.uniform(-0.08, 0.08, 2) * box_px
+        jx = math.exp(rng.uniform(-size_jitter, size_jitter))
+        jy = math.exp(rng.uniform(-size_jitter, size_jitter))
+        k = int(rng.integers(4))
+        delta = rng.uniform(-10, 10) if rng.random() < tilt_share else 0.0
+    bw, bh = w * jx, h * jy  # the jittered box in photo pixels
+    if k % 2:
+        bw, bh = bh, bw
+    if bw > bh:  # run time turns wide boxes upright
+        k += 1
+        bw, bh = bh, bw
+    theta = math.radians(90 * k + delta)
+    cos, sin = math.cos(theta), math.sin(theta)
+    to_real = np.diag([w / box_px, h / box_px])
+    rot = np.array([[cos, sin], [-sin, cos]])
+    a = np.diag([INPUT / bw, INPUT / bh]) @ rot @ to_real
+    t = np.array([INPUT / 2, INPUT / 2]) - a @ c
+    return np.hstack([a, t[:, None]])
+
+
+def warp_crop(crop: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """The training view that `crop_warp`'s map `m` makes of a stored crop."""
+    from vision.classify import INPUT
+
+    return cv2.warpAffine(
+        crop, m, (INPUT, INPUT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
