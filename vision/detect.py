@@ -30,8 +30,11 @@ MIN_ZOOM = 1.3
 STRETCHED = 1.8
 #: a tile's length over its width, for undoing a stretch
 TILE_LENGTH = 1.35
-#: how much more summed score a squeezed-back look must find to be taken
+#: how much more summed score a squeezed-back look must find to be taken when the stretch
+#: was only guessed (next to nothing found) ...
 STRETCH_GAIN = 1.25
+#: ... and when the boxes showed it
+STRETCH_KEEP = 0.9
 #: the long side a huge photo is first brought to before squeezing it back
 WORK_SIZE = 4 * INFER_SIZE
 #: with fewer tiles found than this, the photo is tried squeezed along each axis ...
@@ -146,7 +149,8 @@ class Detector:
         a dataset tool) shows tiles many times longer or wider than tiles are,
         and the model finds them poorly or not at all. When the tiles found
         look stretched, or hardly any are found, the photo is looked at again
-        squeezed back, and the look finding clearly the most tiles wins.
+        squeezed back; it is kept when it finds about as much as the plain
+        look (clearly more when the stretch was only guessed).
         """
         image = check_image(image)
         found = self._find(image)
@@ -160,6 +164,9 @@ class Detector:
             work = cv2.resize(image, (round(w * k), round(h * k)), interpolation=cv2.INTER_AREA)
         wh, ww = work.shape[:2]
         best, best_score, stretch = found, _total(found), (1.0, 1.0)
+        # stretched boxes are evidence enough: a squeezed-back look that finds about as
+        # much is taken (its boxes fit the tiles); a blind search must find clearly more
+        gain = STRETCH_KEEP if len(found) >= FEW_TILES else STRETCH_GAIN
         for axis, factor in tries:
             size = (ww, max(8, round(wh / factor))) if axis == 1 else (max(8, round(ww / factor)), wh)
             small = cv2.resize(work, size, interpolation=cv2.INTER_AREA)
@@ -168,7 +175,7 @@ class Detector:
                 Detection((d.box[0] * sx, d.box[1] * sy, d.box[2] * sx, d.box[3] * sy), d.score)
                 for d in self._find(small)
             ]
-            if _total(again) > STRETCH_GAIN * best_score:
+            if _total(again) > gain * best_score:
                 best, best_score = again, _total(again)
                 stretch = _proportions(best)
         return best, stretch

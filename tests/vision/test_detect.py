@@ -227,3 +227,35 @@ def test_unstretch_squeezes_the_photo_and_moves_the_boxes() -> None:
     assert dets[0].box == (80, 10, 160, 40)  # the photo's own detections are left alone
     same, kept = unstretch(image, dets, (1.0, 1.0))
     assert same is image and kept == dets
+
+
+class _Looks(Detector):
+    """A detector whose looks are scripted by the height of the image it is shown."""
+
+    def __init__(self, by_height):  # no model: `_find` is replaced
+        self.by_height = by_height
+
+    def _find(self, image):
+        return self.by_height(image.shape[0])
+
+
+def _row_of(n, width, height, score):
+    return [Detection((10 + 30 * i, 5, 10 + 30 * i + width, 5 + height), score) for i in range(n)]
+
+
+def test_a_squeezed_back_look_is_kept_when_the_boxes_showed_the_stretch() -> None:
+    """Boxes 6 times taller than wide: the look at the photo squeezed back finds as many
+    tiles, a little less surely, and is kept; the photo's stretch is reported."""
+    looks = _Looks(lambda h: _row_of(10, 20, 120, 0.8) if h == 400 else _row_of(10, 20, 27, 0.75))
+    found, stretch = looks.look(np.zeros((400, 400, 3), np.uint8))
+    assert stretch[0] == 1.0 and stretch[1] > 4
+    assert found[0].box[3] - found[0].box[1] > 100  # boxes back in the photo's pixels
+
+
+def test_a_blind_squeeze_must_find_clearly_more() -> None:
+    """Two tiles found: the stretch is unknown, and squeezed looks that find a little more
+    (a texture read as tiles) do not replace the plain look."""
+    plain = _row_of(2, 20, 27, 0.9)
+    looks = _Looks(lambda h: plain if h == 400 else _row_of(2, 20, 27, 0.95))
+    found, stretch = looks.look(np.zeros((400, 400, 3), np.uint8))
+    assert found == plain and stretch == (1.0, 1.0)
