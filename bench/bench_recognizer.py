@@ -9,6 +9,8 @@ and the seconds per 12 MP photo (a valid photo upscaled to 4000x3000).
 
 By default each tile is the classifier's first guess; `--decoded` scores the
 tiles as `mcr recognize` reports them, after layout and rule-aware decoding.
+`--fixed-labels` scores against the labels with the corrections of
+`datasets/cmdv4_valid_fixes.txt` (boxes found mislabelled by eye) applied.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from datasets.cmdv4 import load_split  # noqa: E402
+from datasets.cmdv4 import load_split, with_fixes  # noqa: E402
 from scorer.tiles import FLOWER_CODES  # noqa: E402
 from vision.classify import Classifier  # noqa: E402
 from vision.decode import decode  # noqa: E402
@@ -65,9 +67,16 @@ def match(pred_boxes, pred_codes, scores, gt_boxes, gt_codes, class_aware: bool)
 
 
 def evaluate(
-    split: str, det: Detector, cls: Classifier, limit: int = 0, decoded: bool = False
+    split: str,
+    det: Detector,
+    cls: Classifier,
+    limit: int = 0,
+    decoded: bool = False,
+    fixed: bool = False,
 ) -> dict:
     samples = load_split(split)
+    if fixed:
+        samples = with_fixes(samples)
     if limit:  # an even spread over the split, hand photos included
         samples = samples[:: max(1, len(samples) // limit)]
     tp = n_pred = n_gt = det_tp = 0
@@ -148,13 +157,18 @@ def main() -> None:
     p.add_argument(
         "--decoded", action="store_true", help="tiles after layout and rule-aware decoding"
     )
+    p.add_argument(
+        "--fixed-labels",
+        action="store_true",
+        help="score valid against its labels with datasets/cmdv4_valid_fixes.txt applied",
+    )
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     try:
         det, cls = Detector(args.detector), Classifier(args.classifier)
         if args.threshold is not None:
             det.threshold = args.threshold
-        res = evaluate(args.split, det, cls, args.limit, args.decoded)
+        res = evaluate(args.split, det, cls, args.limit, args.decoded, args.fixed_labels)
         res.update(time_12mp(det, cls, args.split, args.repeats))
     except (FileNotFoundError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -76,3 +76,28 @@ def test_real_valid_split() -> None:
     hands = [s for s in samples if s.image_path.name.startswith("hand_")]
     assert len(hands) == 20
     assert all(len(s.codes) >= 9 for s in hands)
+
+
+def test_label_fixes_replace_codes_and_check_what_they_replace(tmp_path: Path) -> None:
+    from datasets.cmdv4 import Sample, with_fixes
+
+    photo = Sample(tmp_path / "a.jpg", [(0, 0, 0.1, 0.1), (0.2, 0, 0.3, 0.1)], ["1p", "2m"])
+    fixes = tmp_path / "fixes.txt"
+    fixes.write_text("# header\na.jpg 0 1p 3s\n", encoding="utf-8")
+    (fixed,) = with_fixes([photo], fixes)
+    assert fixed.codes == ["3s", "2m"] and photo.codes == ["1p", "2m"]
+    fixes.write_text("a.jpg 1 1p 3s\n", encoding="utf-8")  # box 1 is labelled 2m
+    with pytest.raises(ValueError, match="box 1 of a.jpg is not 1p"):
+        with_fixes([photo], fixes)
+
+
+@pytest.mark.dataset
+def test_the_valid_label_fixes_fit_the_published_labels() -> None:
+    from datasets.cmdv4 import with_fixes
+
+    if not (default_root() / "valid").is_dir():
+        pytest.skip("cmd-v4 not found at ../shared/datasets (set MCR_DATASETS)")
+    plain = load_split("valid")
+    fixed = with_fixes(plain)
+    changed = sum(a != b for p, f in zip(plain, fixed, strict=True) for a, b in zip(p.codes, f.codes, strict=True))
+    assert changed == 124
