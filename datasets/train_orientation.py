@@ -28,10 +28,10 @@ from tqdm import tqdm
 
 from datasets.augment import photometric
 from datasets.loader import stream
-from datasets.train_classifier import _parallel, conv_bn
+from datasets.train_classifier import _parallel, conv_bn, export_onnx
 from datasets.train_detector import set_lr
 from datasets.views import crop_warp, warp_crop
-from vision.classify import INPUT, cut, to_input
+from vision.classify import cut, to_input
 from vision.orient import image_to_crop, nearest_class, soft_targets
 
 STORE = 96  # stored crop side; the box covers the central STORE / MARGIN px
@@ -171,15 +171,6 @@ def predict(model: nn.Module, crops: np.ndarray) -> np.ndarray:
             out.append(F.softmax(model(torch.from_numpy(to_input(crops[i : i + 512]))), 1).numpy())
     model.train()
     return np.concatenate(out) if out else np.zeros((0, 4), np.float32)
-
-
-def export_onnx(model: nn.Module, path: Path) -> None:
-    model.eval()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(
-        model, torch.zeros(1, 3, INPUT, INPUT), str(path), input_names=["crops"], output_names=["logits"],
-        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False,
-    )  # fmt: skip
 
 
 def train(args: argparse.Namespace) -> None:
