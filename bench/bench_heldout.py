@@ -7,10 +7,13 @@ matches. The scenes come from `python -m datasets.render --styles heldout
 
 `--oracle` replaces the detector, classifier and orienter by the scene's
 own labels (true boxes; all probability on the true class, `back` for a
-face-down tile; the true face-top direction), so only the layout and decoding stages are measured: what they get
-wrong there they would get wrong with perfect models too.
+face-down tile; the true face-top direction), so only the layout and
+decoding stages are measured: what they get wrong there they would get
+wrong with perfect models too. `--true boxes` gives the models the true
+boxes (the detector's share of the loss), `--true classes` gives each box
+the found tile's true class (the classifier's share).
 
-    PYTHONPATH=. python bench/bench_heldout.py DIR [--limit N] [--oracle] [--show K]
+    PYTHONPATH=. python bench/bench_heldout.py DIR [--limit N] [--oracle | --true boxes|classes] [--show K]
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from scorer.errors import ScoreError
@@ -123,6 +127,36 @@ def oracle_result(meta: dict[str, Any], name: str) -> dict[str, Any]:
     return result_json(reads, layout, decoded, name, (meta["width"], meta["height"]))
 
 
+def half_oracle(meta: dict[str, Any], image_path: Path, true: str) -> dict[str, Any]:
+    """The pipeline with one model replaced by the labels: 'boxes' (true boxes, the
+    models name them) or 'classes' (the detector's boxes, each named as the tile it
+    covers most)."""
+    from vision.detect import unstretch
+    from vision.pipeline import models
+
+    detector, classifier, orienter = models()
+    image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+    truth = oracle_reads(meta)
+    if true == "boxes":
+        detections = [r.detection for r in truth]
+        reads = classifier(image, detections)
+    else:
+        found, stretch = detector.look(image)
+        image, detections = unstretch(image, found, stretch)
+        gt = np.array([r.detection.box for r in truth]).reshape(-1, 4)
+        reads = []
+        for d in detections:
+            b = np.array(d.box)
+            iw = np.clip(np.minimum(b[2], gt[:, 2]) - np.maximum(b[0], gt[:, 0]), 0, None)
+            ih = np.clip(np.minimum(b[3], gt[:, 3]) - np.maximum(b[1], gt[:, 1]), 0, None)
+            reads.append(TileRead(d, truth[int(np.argmax(iw * ih))].probs.copy()))
+    for read, up in zip(reads, orienter(image, detections), strict=True):
+        read.up = (float(up[0]), float(up[1]))
+    layout = read_layout(reads)
+    decoded = decode(reads, layout)
+    return result_json(reads, layout, decoded, image_path.stem, (meta["width"], meta["height"]))
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -130,6 +164,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("folder", type=Path)
     p.add_argument("--limit", type=int, default=0)
     p.add_argument("--oracle", action="store_true", help="labels in place of the models")
+    p.add_argument(
+        "--true", choices=("boxes", "classes"), help="labels in place of one model only"
+    )
     p.add_argument("--show", type=int, default=0, help="list this many failed scenes")
     args = p.parse_args(argv)
     metas = sorted((args.folder / "meta").glob("*.json"))
@@ -148,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
         meta = json.loads(m.read_text())
         if args.oracle:
             out = oracle_result(meta, m.stem)
+        elif args.true:
+            out = half_oracle(meta, args.folder / "images" / (m.stem + ".jpg"), args.true)
         else:
             image = args.folder / "images" / (m.stem + ".jpg")
             out = recognize(image.read_bytes(), image.name)
@@ -170,7 +209,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"got {out['hand']} +{out['flowers']['count']}f"
             )
     n = len(metas)
-    print(f"hand scenes: {n}{' (oracle: labels in place of the models)' if args.oracle else ''}")
+    given = " (oracle: labels in place of the models)" if args.oracle else ""
+    given = f" (true {args.true} given to the models)" if args.true else given
+    print(f"hand scenes: {n}{given}")
     print(f"whole hand exact: {exact}/{n} = {exact / n:.3f}")
     print(
         f"whole hand right, a kong lying all face down left marked to be named: "
