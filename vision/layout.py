@@ -154,6 +154,11 @@ def _plausible(segment: list[_Slot], reads: list[TileRead]) -> bool:
     )
 
 
+def _meld_score(parts: list[tuple[list[_Slot], int, bool]], reads: list[TileRead]) -> int:
+    """How many of a cut's melds already look like melds: the measure every cut is chosen by."""
+    return sum(_plausible(segment, reads) for segment, _, _ in parts)
+
+
 def _split_melds(
     slots: list[_Slot], reads: list[TileRead]
 ) -> list[tuple[list[_Slot], int, bool]] | None:
@@ -163,7 +168,7 @@ def _split_melds(
     def walk(start: int, parts: list) -> None:
         nonlocal best
         if start == len(slots):
-            score = sum(_plausible(p[0], reads) for p in parts)
+            score = _meld_score(parts, reads)
             if best is None or score > best[0]:
                 best = (score, list(parts))
             return
@@ -199,7 +204,7 @@ def _split_forgiving(
         found = _split_melds(slots, reads)
         slot.sideways = True
         if found is not None:
-            score = sum(_plausible(seg, reads) for seg, _, _ in found)
+            score = _meld_score(found, reads)
             if best is None or score > best[0]:
                 best = (score, k, found)
     if best is None:
@@ -225,7 +230,7 @@ def _peel(
                 continue  # melds lie at an end of the hand, not inside it
             parts = _split_melds(slots[start:end], reads)
             if parts is not None:
-                score = sum(_plausible(seg, reads) for seg, _, _ in parts)
+                score = _meld_score(parts, reads)
                 if best is None or score > best[0]:
                     best = (score, start, end)
     if best is None:
