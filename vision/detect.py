@@ -171,10 +171,7 @@ class Detector:
             size = (ww, max(8, round(wh / factor))) if axis == 1 else (max(8, round(ww / factor)), wh)
             small = cv2.resize(work, size, interpolation=cv2.INTER_AREA)
             sx, sy = w / size[0], h / size[1]
-            again = [
-                Detection((d.box[0] * sx, d.box[1] * sy, d.box[2] * sx, d.box[3] * sy), d.score)
-                for d in self._find(small)
-            ]
+            again = [_scaled(d, sx, sy) for d in self._find(small)]
             if _total(again) > gain * best_score:
                 best, best_score = again, _total(again)
                 stretch = _proportions(best)
@@ -216,22 +213,29 @@ def unstretch(
         return image, detections
     h, w = image.shape[:2]
     size = (max(8, round(w / fx)), max(8, round(h / fy)))
-    sx, sy = size[0] / w, size[1] / h
-    moved = [
-        Detection((b[0] * sx, b[1] * sy, b[2] * sx, b[3] * sy), d.score, d.sideways, None)
-        for d in detections
-        for b in [d.box]
-    ]
+    moved = [_scaled(d, size[0] / w, size[1] / h) for d in detections]
     return cv2.resize(image, size, interpolation=cv2.INTER_AREA), moved
+
+
+def _scaled(d: Detection, sx: float, sy: float) -> Detection:
+    """The detection in a photo resized by sx, sy."""
+    x1, y1, x2, y2 = d.box
+    return Detection((x1 * sx, y1 * sy, x2 * sx, y2 * sy), d.score, d.sideways)
+
+
+def _tallness(found: list[Detection]) -> float:
+    """The median box's height over its width."""
+    boxes = np.array([d.box for d in found], np.float64)
+    w = np.maximum(boxes[:, 2] - boxes[:, 0], 1e-6)
+    h = np.maximum(boxes[:, 3] - boxes[:, 1], 1e-6)
+    return float(np.median(h / w))
 
 
 def _proportions(found: list[Detection]) -> tuple[float, float]:
     """The stretch (x, y) that turns the median box into an upright tile's shape
     (TILE_LENGTH times taller than wide), as the boxes of a squeezed-back look show it:
     most tiles of a photo stand upright in it."""
-    boxes = np.array([d.box for d in found], np.float64)
-    h = boxes[:, 3] - boxes[:, 1]
-    tall = float(np.median(h / np.maximum(boxes[:, 2] - boxes[:, 0], 1e-6)))
+    tall = _tallness(found)
     if tall >= TILE_LENGTH:
         return 1.0, tall / TILE_LENGTH
     return TILE_LENGTH / max(tall, 1e-6), 1.0
@@ -251,10 +255,7 @@ def stretch_tries(found: list[Detection]) -> list[tuple[int, float]]:
     """
     if len(found) < FEW_TILES:
         return [(axis, f) for axis in (0, 1) for f in STRETCH_FACTORS]
-    boxes = np.array([d.box for d in found], np.float64)
-    w = np.maximum(boxes[:, 2] - boxes[:, 0], 1e-6)
-    h = np.maximum(boxes[:, 3] - boxes[:, 1], 1e-6)
-    tall = float(np.median(h / w))
+    tall = _tallness(found)
     if tall > STRETCHED:
         return [(1, tall / TILE_LENGTH)]
     if 1 / tall > STRETCHED:
