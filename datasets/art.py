@@ -3,8 +3,8 @@
 The renderer needs every face (42 codes + back) of several tile sets as
 plain images of one size, so it never deals with SVG groups, sprite sheets
 or fonts. `python -m datasets.art install` installs the sources (Debian
-packages, two PyPI wheels downloaded without installing) and extracts them
-into the cache; nothing here is ever written into the repository, because
+packages, two PyPI wheels downloaded without installing, one npm tarball)
+and extracts them into the cache; nothing here is ever written into the repository, because
 the artwork may not be shipped with the project.
 
 Cache layout (default ``~/.cache/mcr/art``, or ``--cache``)::
@@ -25,10 +25,12 @@ import glob
 import gzip
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import urllib.request
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -49,6 +51,7 @@ APT_PACKAGES = (
     "fonts-noto-core",
 )
 PIP_PACKAGES = ("mahjong-learner", "mahjax")
+NPM_TARBALLS = ("https://registry.npmjs.org/mj-tiles/-/mj-tiles-0.2.0.tgz",)
 KDE_DIR = Path("/usr/share/kmahjongglib/tilesets")
 GNOME_DIR = Path("/usr/share/gnome-mahjongg/themes")
 XMJ_DIR = Path("/usr/share/games/xmahjongg/tiles")
@@ -281,6 +284,27 @@ def extract_xmj_dorothy(tmp: Path) -> dict[str, Face]:
     return _grid_faces(img, XMJ_DOROTHY, 21, 4, (0.14, 0.96), (0.04, 0.86))
 
 
+XMJ_GNOME: dict[str, tuple[int, int]] = {
+    code_: cell for code_, cell in XMJ_DOROTHY.items() if not code_.endswith("f")
+}  # its flower cells hold calligraphy that names no MCR flower: left out
+XMJ_GNOME2: dict[str, tuple[int, int]] = {
+    **{f"{n}s": (0, n - 1) for n in range(1, 10)},
+    **{c: XMJ_DOROTHY[c] for c in ("N", "W", "S", "E", "C", "F", "P")},
+    **{f"{n}m": XMJ_DOROTHY[f"{n}m"] for n in range(1, 10)},
+    **{f"{n}p": (1, 2 + n) for n in range(1, 10)},
+}  # fmt: skip
+
+
+def extract_xmj_gnome(sheet: str, grid: dict[str, tuple[int, int]]) -> dict[str, Face]:
+    """gnome.gif / gnome2.gif: small pixel sets with simplified 万, 21 x 4 cells of 40 x 56.
+
+    Only the top two rows (light faces) are used; their flower cells carry no
+    picture of an MCR flower, so flowers are left out.
+    """
+    img = _read_gif(XMJ_DIR / sheet)
+    return _grid_faces(img, grid, 21, 4, (0.12, 0.94), (0.03, 0.88))
+
+
 # ---------------------------------------------------------------- Unicode
 
 
@@ -378,6 +402,34 @@ def extract_mahjax(downloads: Path, tmp: Path) -> dict[str, Face]:
     return faces
 
 
+MJ_TILES_NAMES = {
+    **{f"{n}{s}": f"{n}{s}" for n in range(1, 10) for s in "mps"},
+    "E": "1z", "S": "2z", "W": "3z", "N": "4z", "P": "5z", "F": "6z", "C": "7z",
+}  # fmt: skip
+
+
+def extract_mj_tiles(downloads: Path, tmp: Path) -> dict[str, Face]:
+    """npm mj-tiles (MIT): a Japanese set of small 66 x 90 WebP tiles inlined as data URIs."""
+    import base64
+    import tarfile
+
+    tgz = _wheel("mj-tiles-*.tgz", downloads)
+    with tarfile.open(tgz) as tf:
+        member = tf.extractfile("package/dist/assets/generated.js")
+        if member is None:
+            raise ArtError(f"no generated.js in {tgz}")
+        js = member.read().decode()
+    upright = js.split("export const tilesRotated")[0]
+    uris = dict(re.findall(r"'([^']+)': 'data:image/\w+;base64,([^']+)'", upright))
+    faces = {}
+    for code_, name in MJ_TILES_NAMES.items():
+        img = cv2.imdecode(np.frombuffer(base64.b64decode(uris[name]), np.uint8), cv2.IMREAD_UNCHANGED)
+        flat = _composite(img, IVORY)
+        h, w = flat.shape[:2]
+        faces[code_] = fit_face(flat[round(0.05 * h) : round(0.95 * h), round(0.07 * w) : round(0.93 * w)])
+    return faces
+
+
 # ---------------------------------------------------------------- driver
 
 
@@ -389,10 +441,15 @@ def _extractors(downloads: Path) -> dict[str, tuple[str, Extractor]]:
     ex["gnome_postmodern"] = (f"GNOME {GNOME_DIR}/postmodern.svg", extract_gnome_postmodern)
     ex["xmj_real"] = (f"xmahjongg {XMJ_DIR}/real.gif", extract_xmj_real)
     ex["xmj_dorothy"] = (f"xmahjongg {XMJ_DIR}/dorothys.gif", extract_xmj_dorothy)
+    ex["xmj_gnome"] = (f"xmahjongg {XMJ_DIR}/gnome.gif", lambda t: extract_xmj_gnome("gnome.gif", XMJ_GNOME))
+    ex["xmj_gnome2"] = (
+        f"xmahjongg {XMJ_DIR}/gnome2.gif", lambda t: extract_xmj_gnome("gnome2.gif", XMJ_GNOME2)
+    )
     for name, path in FONTS.items():
         ex[name] = (f"font {path}", lambda t, p=path: extract_unicode(p, t))
     ex["learner"] = ("PyPI mahjong-learner", lambda t: extract_learner(downloads, t))
     ex["mahjax"] = ("PyPI mahjax", lambda t: extract_mahjax(downloads, t))
+    ex["mj_tiles"] = ("npm mj-tiles 0.2.0 (MIT)", lambda t: extract_mj_tiles(downloads, t))
     return ex
 
 
@@ -458,7 +515,7 @@ def load_faces(style: str, cache: Path = DEFAULT_CACHE) -> dict[str, Face]:
 
 
 def install(cache: Path = DEFAULT_CACHE, apt: bool = True) -> dict:
-    """Install the artwork packages, download the two wheels, then extract."""
+    """Install the artwork packages, download the two wheels and the npm tarball, then extract."""
     if apt:
         env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
         subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
@@ -470,6 +527,10 @@ def install(cache: Path = DEFAULT_CACHE, apt: bool = True) -> dict:
             [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "-d", str(downloads), *PIP_PACKAGES],
             check=True,
         )
+    for url in NPM_TARBALLS:
+        target = downloads / url.rsplit("/", 1)[1]
+        if not target.exists():
+            urllib.request.urlretrieve(url, target)
     return extract(cache)
 
 
