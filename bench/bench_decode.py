@@ -27,8 +27,7 @@ from scorer.hand import Hand, Meld, MeldKind  # noqa: E402
 from scorer.notation import format_hand  # noqa: E402
 from scorer.tiles import CODES  # noqa: E402
 from tests.vision.layout_fixtures import GAP, reads_for, row  # noqa: E402
-from vision.decode import decode  # noqa: E402
-from vision.layout import read_layout  # noqa: E402
+from vision.pipeline import read_hand  # noqa: E402
 
 
 def random_hand(rng: random.Random) -> tuple[Hand, list[str], list[str]]:
@@ -108,8 +107,7 @@ def main() -> None:
         errors_total += n_err
         truth = format_hand(hand)
         start = time.perf_counter()
-        layout = read_layout(reads)
-        result = decode(reads, layout)
+        reads, layout, result = read_hand(reads)
         times.append(time.perf_counter() - start)
         turned_ok += layout.rotation == rotation
         first_ok += n_err == 0 and result.notation == truth

@@ -34,9 +34,7 @@ from scorer.errors import ScoreError
 from scorer.hand import Hand
 from scorer.notation import format_hand, format_meld, normalized, parse_hand, parse_tiles
 from scorer.tiles import BACK, CODES, INDEX
-from vision.decode import decode
-from vision.layout import read_layout
-from vision.pipeline import recognize, result_json
+from vision.pipeline import read_hand, recognize, result_json
 from vision.types import Detection, TileRead
 
 
@@ -120,10 +118,8 @@ def oracle_reads(meta: dict[str, Any]) -> list[TileRead]:
 
 
 def oracle_result(meta: dict[str, Any], name: str) -> dict[str, Any]:
-    """`read_layout` + `decode` on the labels, assembled as `vision.pipeline` does."""
-    reads = oracle_reads(meta)
-    layout = read_layout(reads)
-    decoded = decode(reads, layout)
+    """`read_hand` (layout and decoding) on the labels, assembled as `vision.pipeline` does."""
+    reads, layout, decoded = read_hand(oracle_reads(meta))
     return result_json(reads, layout, decoded, name, (meta["width"], meta["height"]))
 
 
@@ -152,8 +148,7 @@ def half_oracle(meta: dict[str, Any], image_path: Path, true: str) -> dict[str, 
             reads.append(TileRead(d, truth[int(np.argmax(iw * ih))].probs.copy()))
     for read, up in zip(reads, orienter(image, detections), strict=True):
         read.up = (float(up[0]), float(up[1]))
-    layout = read_layout(reads)
-    decoded = decode(reads, layout)
+    reads, layout, decoded = read_hand(reads)
     return result_json(reads, layout, decoded, image_path.stem, (meta["width"], meta["height"]))
 
 

@@ -23,8 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from datasets.cmdv4 import load_split  # noqa: E402
 from tests.vision.layout_fixtures import probs_for  # noqa: E402
-from vision.decode import decode  # noqa: E402
-from vision.layout import read_layout  # noqa: E402
+from vision.pipeline import read_hand  # noqa: E402
 from vision.types import Detection, TileRead  # noqa: E402
 
 
@@ -42,8 +41,7 @@ def main() -> None:
             for box, code in zip(sample.boxes, sample.codes, strict=True)
         ]
         start = time.perf_counter()
-        layout = read_layout(reads)
-        result = decode(reads, layout)
+        reads, layout, result = read_hand(reads)
         times.append(time.perf_counter() - start)
         roles.update(g.role for g in layout.groups)
         if sample.image_path.name.startswith("hand_"):

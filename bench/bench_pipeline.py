@@ -26,9 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from datasets.cmdv4 import load_split  # noqa: E402
 from tests.vision.layout_fixtures import probs_for  # noqa: E402
-from vision.decode import decode  # noqa: E402
-from vision.layout import read_layout  # noqa: E402
-from vision.pipeline import recognize  # noqa: E402
+from vision.pipeline import read_hand, recognize  # noqa: E402
 from vision.types import Detection, TileRead  # noqa: E402
 
 
@@ -38,7 +36,7 @@ def label_hand(sample) -> str | None:
         TileRead(Detection(tuple(v * 640 for v in box), 1.0), probs_for(code))
         for box, code in zip(sample.boxes, sample.codes, strict=True)
     ]
-    return decode(reads, read_layout(reads)).notation
+    return read_hand(reads)[2].notation
 
 
 def iou(a, b) -> float:

@@ -30,9 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from datasets.cmdv4 import load_split, with_fixes  # noqa: E402
 from scorer.tiles import FLOWER_CODES  # noqa: E402
 from vision.classify import Classifier  # noqa: E402
-from vision.decode import decode  # noqa: E402
 from vision.detect import Detector, unstretch  # noqa: E402
-from vision.layout import read_layout  # noqa: E402
+from vision.pipeline import read_hand  # noqa: E402
 
 
 def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -91,7 +90,7 @@ def evaluate(
         work, dets = unstretch(img, found, stretch)  # as the pipeline reads a stretched photo
         reads = cls(work, dets)
         if decoded:  # the tiles as `mcr recognize` reports them, after the rules had their say
-            decode(reads, read_layout(reads))
+            reads = read_hand(reads)[0]
         boxes = [d.box for d in found]
         codes = [r.chosen for r in reads]
         scores = [r.detection.score for r in reads]

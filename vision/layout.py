@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from scorer.tiles import BACK_INDEX, FLOWER_FIRST
-from vision.rows import Frame, find_rows, mark_sideways
+from vision.rows import SIDEWAYS_MIN_WIDE, SIDEWAYS_SCORE, Frame, find_rows, mark_sideways
 from vision.types import Group, Layout, TileRead
 
 #: gap between touching tiles that still counts as "together", in tile widths
@@ -49,6 +49,33 @@ FACING = 0.2
 #: the faces' say against the other cues (a winning tile set apart counts 2, the rows 1):
 #: faces agreeing fully outweigh both, half-hearted ones only one
 FACES_WEIGHT = 4.0
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """The thresholds one reading of a layout is made with.
+
+    A photo now and then sits right at one of them: a winning tile set apart
+    by a hair, melds pushed against the hand, a tilted tile whose box looks
+    wide. `OTHER_TUNINGS` are the readings tried when the first one gives no
+    clean hand (see `vision.pipeline.read_hand`).
+    """
+
+    gap_split: float = GAP_SPLIT
+    gap_over_usual: float = GAP_OVER_USUAL
+    set_apart_step: float = SET_APART_STEP
+    set_apart_margin: float = SET_APART_MARGIN
+    sideways_score: float = SIDEWAYS_SCORE
+    sideways_min_wide: float = SIDEWAYS_MIN_WIDE
+
+
+OTHER_TUNINGS: tuple[Tuning, ...] = (
+    Tuning(gap_split=0.15, gap_over_usual=0.15),  # smaller gaps: tiles lying close apart
+    Tuning(gap_split=0.5, gap_over_usual=0.5),  # larger gaps: tiles pushed loosely together
+    Tuning(set_apart_step=1.1, set_apart_margin=0.05),  # a winning tile barely set apart
+    Tuning(sideways_score=1.6, sideways_min_wide=0.8),  # only clearly sideways boxes
+    Tuning(sideways_score=0.9, sideways_min_wide=0.3),  # sideways boxes seen foreshortened
+)
 
 
 @dataclass
@@ -100,7 +127,7 @@ def _slots(reads: list[TileRead], frame: Frame, row: list[int]) -> list[_Slot]:
     return slots
 
 
-def _clusters(slots: list[_Slot]) -> list[list[_Slot]]:
+def _clusters(slots: list[_Slot], tuning: Tuning) -> list[list[_Slot]]:
     """Split a row's slots where a clear gap lies between neighbours.
 
     Gaps are measured in the neighbours' own tile widths (a row far from
@@ -116,7 +143,7 @@ def _clusters(slots: list[_Slot]) -> list[list[_Slot]]:
     usual = float(np.median(gaps)) if len(gaps) >= 3 else 0.0
     clusters: list[list[_Slot]] = [[slots[0]]]
     for slot, gap in zip(slots[1:], gaps, strict=True):
-        if gap > max(GAP_SPLIT, usual + GAP_OVER_USUAL):
+        if gap > max(tuning.gap_split, usual + tuning.gap_over_usual):
             clusters.append([slot])
         else:
             clusters[-1].append(slot)
@@ -357,7 +384,9 @@ def _stacked(
                 del dups[d]
 
 
-def _set_apart_by_spacing(clusters: list[_Cluster], frame: Frame) -> list[_Cluster]:
+def _set_apart_by_spacing(
+    clusters: list[_Cluster], frame: Frame, tuning: Tuning
+) -> list[_Cluster]:
     """Split off the winning tile when it lies only slightly apart from the hand row.
 
     A small gap at an end of the row shows best in the spacing of the tile
@@ -377,7 +406,7 @@ def _set_apart_by_spacing(clusters: list[_Cluster], frame: Frame) -> list[_Clust
     steps = np.abs(np.diff(u))
     first = steps[0] / max(float(np.median(steps[1:5])), 1e-6)
     last = steps[-1] / max(float(np.median(steps[-5:-1])), 1e-6)
-    if max(first, last) < SET_APART_STEP or abs(first - last) < SET_APART_MARGIN:
+    if max(first, last) < tuning.set_apart_step or abs(first - last) < tuning.set_apart_margin:
         return clusters
     k = clusters.index(hand)
     parts = [hand.slots[:1], hand.slots[1:]] if first > last else [hand.slots[:-1], hand.slots[-1:]]
@@ -503,7 +532,7 @@ def _upright(slots: list[_Slot], reads: list[TileRead]) -> None:
             reads[s.tiles[0]].detection.sideways = False
 
 
-def read_layout(reads: list[TileRead]) -> Layout:
+def read_layout(reads: list[TileRead], tuning: Tuning = Tuning()) -> Layout:
     """Group the tiles of one photo into the concealed row, melds, winning tile and flowers.
 
     Sets `detection.sideways` on tiles whose box lies across their row.
@@ -524,12 +553,13 @@ def read_layout(reads: list[TileRead]) -> Layout:
     angle, frame, rows = find_rows(boxes, live, length)
     vertical = angle >= np.pi / 4
     rotation = 90 if vertical else 0
-    mark_sideways(reads, frame, rows)
+    mark_sideways(reads, frame, rows, tuning.sideways_score, tuning.sideways_min_wide)
     _stacked(reads, frame, rows, dups)
     clusters: list[_Cluster] = []
     flower_set = set(flowers)
     for row_no, row in enumerate(rows):
-        for run in _clusters(_slots(reads, frame, [i for i in row if i not in flower_set])):
+        slots = _slots(reads, frame, [i for i in row if i not in flower_set])
+        for run in _clusters(slots, tuning):
             for kind, part in _kongs_apart(run, top):
                 if kind == "kong":
                     clusters.append(_Cluster(row_no, kind, part))
@@ -538,7 +568,7 @@ def read_layout(reads: list[TileRead]) -> Layout:
                         _Cluster(row_no, k, p) for k, p in _melds_apart(part, reads, layout)
                     )
     clusters = _flowers_by_count(clusters, reads, flowers)
-    clusters = _set_apart_by_spacing(clusters, frame)
+    clusters = _set_apart_by_spacing(clusters, frame, tuning)
     clusters, off_hand = _melds_off_the_hand(clusters, frame, length)
     turned = _reversed(clusters, facing(reads, clusters, angle))
     if turned:

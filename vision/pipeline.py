@@ -1,13 +1,15 @@
 """Photo bytes → recognition result (the JSON object of CONTRACTS.md "Recognition output").
 
 The stages are plain functions on plain data: `load_photo` → detector →
-classifier → `read_layout` → `decode`. The detector and classifier are
+classifier → orienter → `read_hand` (`read_layout`, then `decode`). The
+detector and classifier are
 loaded once per process and shared (onnxruntime sessions may run from
 several threads), so the web server can answer requests concurrently.
 """
 
 from __future__ import annotations
 
+import copy
 import os
 import threading
 import time
@@ -23,7 +25,7 @@ from scorer.tiles import BACK, CODES, INDEX
 from vision.decode import Decoded, decode
 from vision.detect import unstretch
 from vision.errors import ModelError, PhotoError
-from vision.layout import read_layout
+from vision.layout import OTHER_TUNINGS, Tuning, read_layout
 from vision.photo import MAX_BYTES, load_photo
 from vision.types import Detection, Group, Layout, TileRead
 
@@ -147,6 +149,40 @@ def result_json(
     }
 
 
+def read_hand(reads: list[TileRead]) -> tuple[list[TileRead], Layout, Decoded]:
+    """Layout and decoding of the read tiles: (reads as decoded, layout, decoded hand).
+
+    The first reading is kept when it gives a hand (or the rest of one,
+    besides unnamed kongs). Else the layout is read again with each of
+    `OTHER_TUNINGS` (a gap, a tile set apart or a sideways box judged the
+    other way), and the reading that does best wins: a hand first, then
+    the fewest warnings, then the least probability given up to the rules.
+    Only a reading that gives no hand is second-guessed: a hand laid out
+    with nothing set apart is read as it lies, with its warning, rather
+    than by thresholds loosened until some tile looks set apart. The reads
+    are copied for each try, since reading sets their sideways marks and
+    chosen tiles.
+    """
+
+    pristine = copy.deepcopy(reads)
+
+    def attempt(
+        tuning: Tuning, tried: list[TileRead]
+    ) -> tuple[tuple, list[TileRead], Layout, Decoded]:
+        layout = read_layout(tried, tuning)
+        decoded = decode(tried, layout)
+        found = decoded.hand is not None or decoded.partial is not None
+        badness = (not found, len(layout.warnings) + len(decoded.warnings), decoded.drop)
+        return badness, tried, layout, decoded
+
+    first = attempt(Tuning(), reads)
+    if not first[0][0]:
+        return first[1], first[2], first[3]
+    others = [attempt(t, copy.deepcopy(pristine)) for t in OTHER_TUNINGS]
+    best = min([first, *others], key=lambda a: a[0])  # ties keep the first reading
+    return best[1], best[2], best[3]
+
+
 def recognize_image(
     image: np.ndarray,
     name: str = "",
@@ -176,8 +212,7 @@ def recognize_image(
     if orienter is not None and reads:
         for read, up in zip(reads, orienter(work, detections), strict=True):
             read.up = (float(up[0]), float(up[1]))
-    layout = read_layout(reads)
-    decoded = decode(reads, layout)
+    reads, layout, decoded = read_hand(reads)
     for read, original in zip(reads, found, strict=True):
         read.detection.box = original.box  # boxes in the pixels of the photo as given
     out = result_json(reads, layout, decoded, name, (image.shape[1], image.shape[0]))

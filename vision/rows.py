@@ -44,6 +44,8 @@ FACE_ALONG = 0.4
 #: a face pointing along the row this surely makes a tile sideways with less shape evidence
 FACE_ALONG_SURE = 0.6
 FACE_SHAPE = 0.5
+#: a face pointing across the row this surely keeps a tile upright whatever its box's shape
+FACE_ACROSS_SURE = 0.6
 #: least cos²-sin² of the rows' tilt off an image axis for box shapes to tell a tile's
 #: width from its length (near the diagonal every box is about square)
 MIN_UNTILT = 0.2
@@ -171,7 +173,13 @@ def split_rows(frame: Frame, members: list[int], length: float) -> list[list[int
     return rows
 
 
-def mark_sideways(reads: list[TileRead], frame: Frame, rows: list[list[int]]) -> None:
+def mark_sideways(
+    reads: list[TileRead],
+    frame: Frame,
+    rows: list[list[int]],
+    score: float = SIDEWAYS_SCORE,
+    min_wide: float = SIDEWAYS_MIN_WIDE,
+) -> None:
     """Set `detection.sideways` on tiles lying across their row.
 
     Two cues, each judged against the tile's neighbours along the row:
@@ -179,11 +187,15 @@ def mark_sideways(reads: list[TileRead], frame: Frame, rows: list[list[int]]) ->
     upright, two of a meld's three, so a low quantile of the neighbours'
     width/length ratios is an upright tile's), and its centre lies off
     their centre line (a meld is lined up along one edge, and a sideways
-    tile is shorter across the row). Neighbours, not the whole row:
+    tile is shorter across the row). A face whose top the orienter surely
+    reads as pointing across the row (as every upright face does) keeps the
+    tile upright against its box's shape: boxes on a tilted row come out
+    wide. Neighbours, not the whole row:
     perspective changes how much of each tile's body a box holds from one
     end of a long row to the other, and near a diagonal a box tells a
     tile's width from its length poorly. A row of at most 4 is compared
-    as a whole.
+    as a whole. `score` and `min_wide` are the shape evidence asked for
+    (`SIDEWAYS_SCORE`, `SIDEWAYS_MIN_WIDE` unless another reading is tried).
     """
     ratio = frame.eu / np.maximum(frame.ev, 1e-6)
     for row in rows:
@@ -205,8 +217,11 @@ def mark_sideways(reads: list[TileRead], frame: Frame, rows: list[list[int]]) ->
                 if shift > 1.0 or _face_along(reads[i], frame) > FACE_ALONG:
                     reads[i].detection.sideways = True
                 continue
-            by_shape = wide > SIDEWAYS_MIN_WIDE and wide + shift > SIDEWAYS_SCORE
-            by_face = _face_along(reads[i], frame) > FACE_ALONG_SURE and wide + shift > FACE_SHAPE
+            face = _face_along(reads[i], frame)
+            by_shape = (
+                wide > min_wide and wide + shift > score and face > -FACE_ACROSS_SURE
+            )
+            by_face = face > FACE_ALONG_SURE and wide + shift > FACE_SHAPE
             if by_shape or by_face:
                 reads[i].detection.sideways = True
 

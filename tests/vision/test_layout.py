@@ -482,3 +482,37 @@ def test_a_wrong_sideways_mark_in_touching_melds_is_taken_back() -> None:
     assert [([reads[i].chosen or _top(reads[i]) for s in seg for i in s.tiles], giver)
             for seg, giver, _ in parts] == [(["3s", "4s", "5s"], 2), (["9m", "9m", "9m"], 3)]
     assert [r.detection.sideways for r in reads] == [False, True, False, False, False, True]
+
+
+def _wide_box_in_a_concealed_row() -> list:
+    """A concealed hand `123m456p789s234sE` + `E` set apart, where the detector's box of
+    the 3m came out wider than the tile (as boxes on a tilted row do): by its shape
+    alone it lies across the row, and 1m 2m 3m would read as a claimed chow."""
+    tiles = row(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2s", "3s", "4s", "E"]
+                + [GAP, "E"], y=100)
+    code, (x1, y1, x2, y2) = tiles[2]
+    tiles[2] = (code, (x1 - 0.25 * (x2 - x1), y1 + 0.2 * (y2 - y1), x2 + 0.25 * (x2 - x1), y2))
+    return tiles
+
+
+def test_a_face_pointing_across_the_row_keeps_a_wide_box_upright() -> None:
+    """Every face of a concealed row points its top away from the player (seed 003
+    实战细节 五: only a claimed tile is laid across), so a face read surely that way
+    outweighs a box that looks wide."""
+    tiles = _wide_box_in_a_concealed_row()
+    reads = reads_for(tiles)
+    for read in reads:
+        read.up = (0.0, -1.0)
+    layout = read_layout(reads)
+    groups = _groups(reads, layout)
+    assert not any(role == "meld" for role, *_ in groups)
+    assert ("winning", ["E"], 0, False) in groups
+
+
+def test_without_faces_the_wide_box_reads_as_claimed() -> None:
+    """The same row with no face directions: the box shape is all there is, and the
+    layout takes the wide box for a claimed tile (so the face cue above is what helps)."""
+    tiles = _wide_box_in_a_concealed_row()
+    reads = reads_for(tiles)
+    groups = _groups(reads, read_layout(reads))
+    assert ("meld", ["1m", "2m", "3m"], 3, False) in groups

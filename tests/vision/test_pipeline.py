@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import struct
 import threading
@@ -11,10 +12,13 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.layout_fixtures import full_layout, probs_for, turn
+from scorer.tiles import INDEX
+from tests.vision.layout_fixtures import GAP, L, W, full_layout, probs_for, reads_for, row, turn
 from vision import recognize
+from vision.decode import decode
 from vision.errors import PhotoError
-from vision.pipeline import recognize_path
+from vision.layout import read_layout
+from vision.pipeline import read_hand, recognize_path
 from vision.types import Detection, TileRead
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
@@ -206,3 +210,43 @@ def _iou(a, b) -> float:
     x1, y1, x2, y2 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
     inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
     return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+
+
+def _concealed_row(set_apart: bool = True) -> list:
+    """`123m456p789s234sE` + `E`, the last `E` set apart (seed 003 实战细节 五: the winning
+    tile lies apart) or not."""
+    codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2s", "3s", "4s", "E"]
+    return row(codes + ([GAP] if set_apart else []) + ["E"], y=300)
+
+
+def test_a_reading_without_a_hand_is_tried_again_with_other_thresholds() -> None:
+    """Two tiles inside the concealed row whose boxes came out half as wide again (a
+    detector's box on a tilted tile): read as claimed tiles they leave no hand, so the
+    layout is read again, and the reading that asks clearer evidence of a sideways tile
+    gives the hand as it lies."""
+    tiles = _concealed_row()
+    for k in (2, 7):
+        code, (x1, y1, x2, y2) = tiles[k]
+        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+        w, h = W * 1.5**0.5, L / 1.5**0.5
+        tiles[k] = (code, (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
+    reads = reads_for(tiles)
+    first = copy.deepcopy(reads)
+    assert decode(first, read_layout(first)).hand is None  # the first reading alone fails
+    reads, _, decoded = read_hand(reads)
+    assert decoded.notation == "123m456p234789sEE"
+    assert not any(r.detection.sideways for r in reads)
+
+
+def test_a_hand_with_nothing_set_apart_is_not_second_guessed() -> None:
+    """A row with no tile set apart gives a hand, its last tile taken as the winning tile
+    with a warning. The other readings are not tried, so no looser threshold takes the
+    first tile, lying a hair apart, for the winning tile."""
+    tiles = _concealed_row(set_apart=False)
+    code, (x1, y1, x2, y2) = tiles[0]
+    tiles[0] = (code, (x1 - 0.12 * W, y1, x2 - 0.12 * W, y2))
+    _, layout, decoded = read_hand(reads_for(tiles))
+    assert decoded.hand is not None
+    assert decoded.hand.winning_tile == INDEX["E"]
+    assert any("No tile is set apart" in w for w in layout.warnings)
