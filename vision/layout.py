@@ -20,6 +20,7 @@ concealed row being nearest the player.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -75,6 +76,7 @@ OTHER_TUNINGS: tuple[Tuning, ...] = (
     Tuning(set_apart_step=1.1, set_apart_margin=0.05),  # a winning tile barely set apart
     Tuning(sideways_score=1.6, sideways_min_wide=0.8),  # only clearly sideways boxes
     Tuning(sideways_score=0.9, sideways_min_wide=0.3),  # sideways boxes seen foreshortened
+    Tuning(sideways_score=math.inf, sideways_min_wide=math.inf),  # sideways by the faces only
 )
 
 

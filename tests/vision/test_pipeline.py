@@ -220,16 +220,18 @@ def _concealed_row(set_apart: bool = True) -> list:
     return row(codes + ([GAP] if set_apart else []) + ["E"], y=300)
 
 
-def test_a_reading_without_a_hand_is_tried_again_with_other_thresholds() -> None:
-    """Two tiles inside the concealed row whose boxes came out half as wide again (a
-    detector's box on a tilted tile): read as claimed tiles they leave no hand, so the
-    layout is read again, and the reading that asks clearer evidence of a sideways tile
-    gives the hand as it lies."""
+@pytest.mark.parametrize("wider", [1.5, 3.0])
+def test_a_reading_without_a_hand_is_tried_again_with_other_thresholds(wider: float) -> None:
+    """Two tiles inside the concealed row whose boxes came out wider for their length
+    (a detector's box on a tilted tile): read as claimed tiles they leave no hand, so
+    the layout is read again; the reading that asks clearer evidence of a sideways tile
+    (1.5 times) or that takes sideways tiles from their faces only (3 times) gives the
+    hand as it lies."""
     tiles = _concealed_row()
     for k in (2, 7):
         code, (x1, y1, x2, y2) = tiles[k]
         cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
-        w, h = W * 1.5**0.5, L / 1.5**0.5
+        w, h = W * wider**0.5, L / wider**0.5
         tiles[k] = (code, (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
     reads = reads_for(tiles)
     first = copy.deepcopy(reads)
