@@ -2,9 +2,9 @@
 
 The stages are plain functions on plain data: `load_photo` → detector →
 classifier → orienter → `read_hand` (`read_layout`, then `decode`). The
-detector and classifier are
-loaded once per process and shared (onnxruntime sessions may run from
-several threads), so the web server can answer requests concurrently.
+models are loaded once per process and shared (onnxruntime sessions may
+run from several threads), so the web server can answer requests
+concurrently.
 """
 
 from __future__ import annotations

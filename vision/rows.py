@@ -187,15 +187,17 @@ def mark_sideways(
     upright, two of a meld's three, so a low quantile of the neighbours'
     width/length ratios is an upright tile's), and its centre lies off
     their centre line (a meld is lined up along one edge, and a sideways
-    tile is shorter across the row). A face whose top the orienter surely
-    reads as pointing across the row (as every upright face does) keeps the
-    tile upright against its box's shape: boxes on a tilted row come out
-    wide. Neighbours, not the whole row:
+    tile is shorter across the row). Neighbours, not the whole row:
     perspective changes how much of each tile's body a box holds from one
     end of a long row to the other, and near a diagonal a box tells a
     tile's width from its length poorly. A row of at most 4 is compared
     as a whole. `score` and `min_wide` are the shape evidence asked for
     (`SIDEWAYS_SCORE`, `SIDEWAYS_MIN_WIDE` unless another reading is tried).
+
+    The tile's face weighs in both ways: pointing surely along the row it
+    makes the tile sideways on less shape evidence, and pointing surely
+    across it (as every upright face does) it keeps the tile upright
+    whatever its box's shape, since boxes on a tilted row come out wide.
     """
     ratio = frame.eu / np.maximum(frame.ev, 1e-6)
     for row in rows:
@@ -218,9 +220,7 @@ def mark_sideways(
                     reads[i].detection.sideways = True
                 continue
             face = _face_along(reads[i], frame)
-            by_shape = (
-                wide > min_wide and wide + shift > score and face > -FACE_ACROSS_SURE
-            )
+            by_shape = wide > min_wide and wide + shift > score and face > -FACE_ACROSS_SURE
             by_face = face > FACE_ALONG_SURE and wide + shift > FACE_SHAPE
             if by_shape or by_face:
                 reads[i].detection.sideways = True
