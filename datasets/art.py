@@ -4,8 +4,8 @@ The renderer needs every face (42 codes + back) of several tile sets as
 plain images of one size, so it never deals with SVG groups, sprite sheets
 or fonts. `python -m datasets.art install` installs the sources (Debian
 packages, two PyPI wheels downloaded without installing, one npm tarball)
-and extracts them into the cache; nothing here is ever written into the repository, because
-the artwork may not be shipped with the project.
+and extracts them into the cache; nothing here is ever written into the
+repository, because the artwork may not be shipped with the project.
 
 Cache layout (default ``~/.cache/mcr/art``, or ``--cache``)::
 
@@ -21,6 +21,7 @@ Paths in the index are relative to the cache folder.
 from __future__ import annotations
 
 import argparse
+import base64
 import glob
 import gzip
 import json
@@ -29,6 +30,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import urllib.request
 import zipfile
@@ -121,6 +123,14 @@ def fit_face(bgr: np.ndarray) -> Face:
     """Resize a cropped face (with its own background) to the cache size."""
     interp = cv2.INTER_AREA if bgr.shape[1] > FACE_W else cv2.INTER_CUBIC
     return cv2.resize(bgr, (FACE_W, FACE_H), interpolation=interp)
+
+
+def fit_tile(bgr: np.ndarray, inset_x: float, inset_y: float) -> Face:
+    """`fit_face` of a whole drawn tile, less its outline: `inset_x`/`inset_y` of the
+    width/height cut off each side."""
+    h, w = bgr.shape[:2]
+    return fit_face(bgr[round(inset_y * h) : round((1 - inset_y) * h),
+                        round(inset_x * w) : round((1 - inset_x) * w)])  # fmt: skip
 
 
 def _rsvg(svg: Path, out_png: Path, group: str | None = None, zoom: float = 3.0) -> np.ndarray:
@@ -352,7 +362,7 @@ def extract_unicode(font_path: str, tmp: Path) -> dict[str, Face]:
 # ---------------------------------------------------------------- PyPI wheels
 
 
-def _wheel(pattern: str, downloads: Path) -> Path:
+def _downloaded(pattern: str, downloads: Path) -> Path:
     found = sorted(downloads.glob(pattern))
     if not found:
         raise ArtError(f"{pattern} not in {downloads}: run `python -m datasets.art install`")
@@ -368,7 +378,7 @@ LEARNER_NAMES = {
 
 
 def extract_learner(downloads: Path, tmp: Path) -> dict[str, Face]:
-    whl = _wheel("mahjong_learner-*.whl", downloads)
+    whl = _downloaded("mahjong_learner-*.whl", downloads)
     faces = {}
     with zipfile.ZipFile(whl) as zf:
         for code_, name in LEARNER_NAMES.items():
@@ -389,16 +399,14 @@ MAHJAX_NAMES = {
 
 def extract_mahjax(downloads: Path, tmp: Path) -> dict[str, Face]:
     """mahjax's Japanese line-art set; each SVG is a whole tile with its outline."""
-    whl = _wheel("mahjax-*.whl", downloads)
+    whl = _downloaded("mahjax-*.whl", downloads)
     faces = {}
     with zipfile.ZipFile(whl) as zf:
         for code_, name in MAHJAX_NAMES.items():
             svg = tmp / f"mx_{name}.svg"
             svg.write_bytes(zf.read(f"mahjax/_src/assets/tiles/ja/{name}.svg"))
             img = _rsvg(svg, tmp / "mx.png", None, 4.0)
-            flat = _composite(img, IVORY)
-            h, w = flat.shape[:2]
-            faces[code_] = fit_face(flat[round(0.07 * h) : round(0.93 * h), round(0.09 * w) : round(0.91 * w)])
+            faces[code_] = fit_tile(_composite(img, IVORY), 0.09, 0.07)
     return faces
 
 
@@ -410,10 +418,7 @@ MJ_TILES_NAMES = {
 
 def extract_mj_tiles(downloads: Path, tmp: Path) -> dict[str, Face]:
     """npm mj-tiles (MIT): a Japanese set of small 66 x 90 WebP tiles inlined as data URIs."""
-    import base64
-    import tarfile
-
-    tgz = _wheel("mj-tiles-*.tgz", downloads)
+    tgz = _downloaded("mj-tiles-*.tgz", downloads)
     with tarfile.open(tgz) as tf:
         member = tf.extractfile("package/dist/assets/generated.js")
         if member is None:
@@ -424,9 +429,7 @@ def extract_mj_tiles(downloads: Path, tmp: Path) -> dict[str, Face]:
     faces = {}
     for code_, name in MJ_TILES_NAMES.items():
         img = cv2.imdecode(np.frombuffer(base64.b64decode(uris[name]), np.uint8), cv2.IMREAD_UNCHANGED)
-        flat = _composite(img, IVORY)
-        h, w = flat.shape[:2]
-        faces[code_] = fit_face(flat[round(0.05 * h) : round(0.95 * h), round(0.07 * w) : round(0.93 * w)])
+        faces[code_] = fit_tile(_composite(img, IVORY), 0.07, 0.05)
     return faces
 
 
