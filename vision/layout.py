@@ -639,7 +639,34 @@ def _melds_off_the_hand(
     return kept, [i for c in far for i in c.tiles]
 
 
+KONG_UNNAMED = (
+    "A concealed kong lies all face down: turn its middle two tiles up or name the tile."
+)
+
+
+def _kong_short_one(tiles: list[int], top: list[int]) -> bool:
+    """Three tiles that can only be a concealed kong with one tile unseen.
+
+    A kong lies with its end tiles face down; a camera at a low angle, or a
+    detector that has not met this tile set's backs, may miss one of them, or
+    one face-up tile hidden behind its neighbour. What remains is three
+    tiles with a face-down one at an end and the face-up ones all alike.
+    """
+    if len(tiles) != 3 or BACK_INDEX not in (top[tiles[0]], top[tiles[-1]]):
+        return False
+    return len({top[i] for i in tiles if top[i] != BACK_INDEX}) <= 1
+
+
 def _add_concealed_kongs(layout: Layout, tiles: list[int], top: list[int]) -> None:
+    if _kong_short_one(tiles, top):
+        layout.groups.append(Group(role="concealed_kong", tiles=tiles, claimed=0))
+        layout.warnings.append(
+            "Took 3 tiles with face-down ones for a concealed kong whose fourth tile "
+            "the photo does not show; check it."
+        )
+        if all(top[i] == BACK_INDEX for i in tiles):
+            layout.warnings.append(KONG_UNNAMED)
+        return
     if len(tiles) % 4:
         layout.groups.append(Group(role="unknown", tiles=tiles))
         layout.warnings.append(
@@ -650,10 +677,7 @@ def _add_concealed_kongs(layout: Layout, tiles: list[int], top: list[int]) -> No
         kong = tiles[k : k + 4]
         layout.groups.append(Group(role="concealed_kong", tiles=kong, claimed=0))
         if all(top[i] == BACK_INDEX for i in kong):
-            layout.warnings.append(
-                "A concealed kong lies all face down: turn its middle two tiles up "
-                "or name the tile."
-            )
+            layout.warnings.append(KONG_UNNAMED)
 
 
 def _add_melds(layout: Layout, cluster: list[_Slot], reads: list[TileRead]) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -111,6 +112,40 @@ def test_face_down_kong_leaves_the_rest_decoded() -> None:
     assert len(result.unnamed) == 1
     assert reads[8].chosen == "5s" and reads[8].overridden
     assert result.waits is None
+
+
+@pytest.mark.parametrize("kong", [["back", "3p", "3p"], ["3p", "3p", "back"], ["back", "3p", "back"]])
+def test_a_concealed_kong_missing_one_tile_is_still_read(kong: list[str]) -> None:
+    """seed 003 实战细节 五: a concealed kong shows face-down tiles at its ends. When the
+    photo shows only three of its tiles (one hidden or not found), it is still the kong
+    its face-up tiles name, with a warning to check it."""
+    tiles = row(kong, y=100) + row(
+        ["1m", "2m", "3m", "4s", "5s", "6s", "E", "E", "E", "N", GAP, "N"], y=300
+    )
+    reads = reads_for(tiles)
+    layout = read_layout(reads)
+    assert any("fourth tile" in w for w in layout.warnings)
+    result = decode(reads, layout)
+    assert result.notation == "[3333p]123m456sEEENN"
+
+
+def test_three_face_down_tiles_are_a_kong_to_name() -> None:
+    tiles = row(["back", "back", "back"], y=100) + row(
+        ["1m", "2m", "3m", "4s", "5s", "6s", "E", "E", "E", "N", GAP, "N"], y=300
+    )
+    reads = reads_for(tiles)
+    result = decode(reads, read_layout(reads))
+    assert result.partial == "123m456sEEENN" and len(result.unnamed) == 1
+
+
+def test_three_tiles_that_cannot_be_one_kong_are_not_taken_for_one() -> None:
+    for group in (["back", "3p", "4p"], ["3p", "back", "3p"]):
+        tiles = row(group, y=100) + row(
+            ["1m", "2m", "3m", "4s", "5s", "6s", "E", "E", "E", "N", GAP, "N"], y=300
+        )
+        layout = read_layout(reads_for(tiles))
+        assert not any(g.role == "concealed_kong" for g in layout.groups)
+        assert any("face-down ones lie together" in w for w in layout.warnings)
 
 
 def test_unknown_groups_give_no_hand() -> None:
