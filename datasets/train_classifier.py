@@ -25,6 +25,7 @@ from tqdm import tqdm
 
 from datasets.augment import photometric
 from datasets.cmdv4 import Sample, load_split
+from datasets.detector_crops import detector_crops
 from datasets.label_check import usable
 from datasets.loader import fork_safe, stream
 from datasets.render import read_yolo
@@ -270,6 +271,23 @@ def load_render(
     return np.stack(crops), np.array(labels, np.int64), np.array(sizes, np.float32)
 
 
+def detector_views(args: argparse.Namespace, out_dir: Path) -> tuple[tuple, tuple]:
+    """Crops at the detector's boxes of train and valid (cached in `out_dir`), see
+    `datasets.detector_crops`."""
+    cache = out_dir / "det_crops.npz"
+    if cache.is_file():
+        z = np.load(cache)
+        return (z["c"], z["l"], z["s"]), (z["vc"], z["vl"], z["vs"])
+    train_set = usable(load_split("train", args.data))
+    c, lab, sz = detector_crops(train_set, store_crop, args.detector)
+    try:
+        v = detector_crops(load_split("valid", args.data), store_crop, args.detector)
+    except FileNotFoundError:
+        v = (c[:0], lab[:0], sz[:0])
+    np.savez(cache, c=c, l=lab, s=sz, vc=v[0], vl=v[1], vs=v[2])
+    return (c, lab, sz), v
+
+
 def train(args: argparse.Namespace) -> None:
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
@@ -289,6 +307,15 @@ def train(args: argparse.Namespace) -> None:
         except FileNotFoundError:
             vcrops, vlabels, vsizes = crops[:0], labels[:0], sizes[:0]
         np.savez(cache, c=crops, l=labels, s=sizes, vc=vcrops, vl=vlabels, vs=vsizes)
+    dvalid = None
+    if args.detector_boxes:
+        (dc, dl, ds), dvalid = detector_views(args, out_dir)
+        print(f"detector-box crops: train {len(dc)} valid {len(dvalid[0])}", flush=True)
+        crops, labels, sizes = (
+            np.concatenate([crops, dc]),
+            np.concatenate([labels, dl]),
+            np.concatenate([sizes, ds]),
+        )
     start = time.time()
     backgrounds = crops[rng.choice(len(crops), 400)]
     bcrops, bsizes = synth_backs(args.backs, rng, backgrounds)
@@ -355,8 +382,11 @@ def train(args: argparse.Namespace) -> None:
             m = evaluate(model, vcrops, vlabels, vsizes)
         else:  # no valid data: the latest epoch counts as the best
             m = {"acc": float(epoch), "flower_acc": 0.0}
+        on_det = ""
+        if dvalid is not None and len(dvalid[0]):
+            on_det = f" detector boxes {evaluate(model, *dvalid)['acc']:.4f}"
         print(
-            f"epoch {epoch + 1} {time.time() - start:.0f}s loss {loss_avg:.3f} valid acc {m['acc']:.4f} flowers {m['flower_acc']:.4f}",
+            f"epoch {epoch + 1} {time.time() - start:.0f}s loss {loss_avg:.3f} valid acc {m['acc']:.4f} flowers {m['flower_acc']:.4f}{on_det}",
             flush=True,
         )
         if m["acc"] > best:
@@ -385,6 +415,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--batch", type=int, default=64)
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--backs", type=int, default=1500)
+    p.add_argument(
+        "--detector-boxes",
+        action="store_true",
+        help="also train on crops cut at the detector's boxes (datasets.detector_crops)",
+    )
+    p.add_argument("--detector", default=None, help="detector ONNX for those (default: bundled)")
     p.add_argument("--init", default=None, help="start from this state_dict (.pt)")
     p.add_argument("--width", choices=sorted(WIDTHS), default="base", help="network width")
     p.add_argument(

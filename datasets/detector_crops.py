@@ -1,0 +1,90 @@
+"""Training crops cut where the detector boxes the tiles, labelled by the labelled box beneath.
+
+At run time the classifier reads the detector's boxes, not the labellers'.
+They differ most on photos taken from low down: there the labels take in
+the tile's body while the detector boxes little more than its face, so an
+upright tile's box comes out about square, or a hair wider than tall, and
+`vision.classify.cut` turns it a quarter. One tile set's 9p, turned, reads
+as 6p. Crops cut at the detector's own boxes show the classifier the views
+it will meet.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+from tqdm import tqdm
+
+from datasets.cmdv4 import Sample
+from scorer.tiles import INDEX
+
+#: least overlap (IoU) between a detector box and a labelled box to take the label
+MIN_IOU = 0.5
+
+
+def iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU of every box in a (N,4) against every box in b (M,4), boxes x1,y1,x2,y2."""
+    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
+    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
+    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
+    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
+    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
+
+
+def label_boxes(found: np.ndarray, labelled: np.ndarray) -> np.ndarray:
+    """For each detector box, the index of the labelled box it matches (-1: none).
+
+    Pairs are taken best overlap first, each labelled box once, as a
+    benchmark matches them.
+    """
+    out = np.full(len(found), -1, np.int64)
+    if len(found) == 0 or len(labelled) == 0:
+        return out
+    m = iou(found, labelled)
+    while True:
+        i, j = np.unravel_index(int(m.argmax()), m.shape)
+        if m[i, j] < MIN_IOU:
+            return out
+        out[i] = j
+        m[i, :] = 0
+        m[:, j] = 0
+
+
+def detector_crops(
+    samples: list[Sample], store, detector_path: str | Path | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Crops (stored by `store(img, box)`), labels and box sizes at the detector's boxes.
+
+    The photo is read as the pipeline reads it (a stretched photo squeezed
+    back first); detector boxes that match no labelled box are left out.
+    """
+    from vision.detect import Detector, unstretch
+
+    det = Detector(detector_path)
+    crops, labels, sizes = [], [], []
+    for s in tqdm(samples, desc="detector crops", mininterval=5):
+        img = cv2.imread(str(s.image_path), cv2.IMREAD_COLOR)
+        if img is None or not s.boxes:
+            continue
+        h, w = img.shape[:2]
+        found, stretch = det.look(img)
+        work, dets = unstretch(img, found, stretch)
+        gt = np.array([(b[0] * w, b[1] * h, b[2] * w, b[3] * h) for b in s.boxes], np.float64)
+        boxes = np.array([d.box for d in found], np.float64).reshape(-1, 4)
+        for i, j in enumerate(label_boxes(boxes, gt)):
+            if j < 0:
+                continue
+            x1, y1, x2, y2 = dets[i].box
+            if x2 - x1 < 6 or y2 - y1 < 6:
+                continue
+            crops.append(store(work, dets[i].box))
+            labels.append(INDEX[s.codes[j]])
+            sizes.append((x2 - x1, y2 - y1))
+    if not crops:
+        raise ValueError("the detector found no labelled tile")
+    return np.stack(crops), np.array(labels, np.int64), np.array(sizes, np.float32)

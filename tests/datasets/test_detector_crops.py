@@ -1,0 +1,63 @@
+"""Crops at the detector's boxes: each must carry the label of the tile it boxes."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from datasets.cmdv4 import Sample
+from datasets.detector_crops import MIN_IOU, detector_crops, label_boxes
+from scorer.tiles import INDEX
+
+
+def test_each_labelled_box_is_taken_once_best_overlap_first() -> None:
+    labelled = np.array([[0, 0, 10, 10], [20, 0, 30, 10]], np.float64)
+    found = np.array(
+        [[1, 0, 11, 10], [0, 0, 10, 10], [21, 0, 31, 10], [50, 50, 60, 60]], np.float64
+    )
+    # the exact box wins the first labelled tile; the shifted one overlaps it but
+    # finds it taken; the third matches the second tile; the last lies on no tile
+    assert label_boxes(found, labelled).tolist() == [-1, 0, 1, -1]
+
+
+def test_too_little_overlap_takes_no_label() -> None:
+    labelled = np.array([[0, 0, 10, 10]], np.float64)
+    half = np.array([[5, 0, 15, 10]], np.float64)  # IoU 1/3
+    assert MIN_IOU > 1 / 3
+    assert label_boxes(half, labelled).tolist() == [-1]
+    assert label_boxes(np.zeros((0, 4)), labelled).tolist() == []
+
+
+def _drawn_photo(tmp_path) -> Sample:
+    """Eight light tiles with dark pips on a green cloth, labelled 1p..8p in a row."""
+    img = np.full((400, 800, 3), (40, 110, 40), np.uint8)
+    boxes, codes = [], []
+    for i in range(8):
+        x, y = 40 + i * 90, 150
+        cv2.rectangle(img, (x, y), (x + 66, y + 90), (235, 240, 240), -1)
+        cv2.putText(img, str(i + 1), (x + 15, y + 65), cv2.FONT_HERSHEY_SIMPLEX, 1.8, (30, 30, 160), 4)
+        boxes.append((x / 800, y / 400, (x + 66) / 800, (y + 90) / 400))
+        codes.append(f"{i + 1}p")
+    path = tmp_path / "row.jpg"
+    cv2.imwrite(str(path), img)
+    return Sample(path, boxes, codes)
+
+
+def test_crops_carry_the_label_of_the_tile_beneath(tmp_path) -> None:
+    sample = _drawn_photo(tmp_path)
+    cut_at: list[tuple[float, float, float, float]] = []
+
+    def store(photo: np.ndarray, box) -> np.ndarray:
+        cut_at.append(tuple(box))
+        x1, y1, x2, y2 = (int(round(v)) for v in box)
+        return cv2.resize(photo[y1:y2, x1:x2], (16, 16))
+
+    crops, labels, sizes = detector_crops([sample], store)
+    assert len(crops) >= 6  # the bundled detector finds most drawn tiles (see test_detect)
+    assert len(crops) == len(labels) == len(sizes) == len(cut_at)
+    for crop, lab, box in zip(crops, labels, cut_at, strict=True):
+        k = int(lab) - INDEX["1p"]
+        assert 0 <= k < 8, "a label from the photo's labels"
+        cx = (box[0] + box[2]) / 2 / 800
+        assert sample.boxes[k][0] < cx < sample.boxes[k][2], "the label of the tile the box lies on"
+        assert crop.mean() > 150  # cut from the light tile, not the cloth
