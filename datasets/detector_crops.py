@@ -18,7 +18,7 @@ import numpy as np
 from tqdm import tqdm
 
 from datasets.cmdv4 import Sample
-from scorer.tiles import INDEX
+from scorer.tiles import CODES, INDEX
 
 #: least overlap (IoU) between a detector box and a labelled box to take the label
 MIN_IOU = 0.5
@@ -53,6 +53,25 @@ def label_boxes(found: np.ndarray, labelled: np.ndarray) -> np.ndarray:
         out[i] = j
         m[i, :] = 0
         m[:, j] = 0
+
+
+def render_samples(root: Path, images: list[Path]) -> list[Sample]:
+    """Rendered scenes as labelled samples (their YOLO classes index `CODES`)."""
+    out = []
+    for img in images:
+        label = root / "labels" / f"{img.stem}.txt"
+        if not label.is_file():
+            continue
+        boxes, codes = [], []
+        for line in label.read_text().splitlines():
+            parts = line.split()
+            if len(parts) != 5 or not 0 <= int(parts[0]) < len(CODES):
+                continue
+            cx, cy, bw, bh = (float(v) for v in parts[1:])
+            boxes.append((cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2))
+            codes.append(CODES[int(parts[0])])
+        out.append(Sample(img, boxes, codes))
+    return out
 
 
 def detector_crops(

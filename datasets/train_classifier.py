@@ -25,7 +25,7 @@ from tqdm import tqdm
 
 from datasets.augment import photometric
 from datasets.cmdv4 import Sample, load_split
-from datasets.detector_crops import detector_crops
+from datasets.detector_crops import detector_crops, render_samples
 from datasets.label_check import usable
 from datasets.loader import fork_safe, stream
 from datasets.render import read_yolo
@@ -288,6 +288,24 @@ def detector_views(args: argparse.Namespace, out_dir: Path) -> tuple[tuple, tupl
     return (c, lab, sz), v
 
 
+def render_detector_views(
+    args: argparse.Namespace, out_dir: Path, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Crops at the detector's boxes of `args.render_images` rendered scenes (cached)."""
+    cache = out_dir / "det_render_crops.npz"
+    if cache.is_file():
+        z = np.load(cache)
+        return z["c"], z["l"], z["s"]
+    root = Path(args.render)
+    images = sorted((root / "images").glob("*.*"))
+    rng.shuffle(images)
+    c, lab, sz = detector_crops(
+        render_samples(root, images[: args.render_images]), store_crop, args.detector
+    )
+    np.savez(cache, c=c, l=lab, s=sz)
+    return c, lab, sz
+
+
 def train(args: argparse.Namespace) -> None:
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
@@ -332,6 +350,15 @@ def train(args: argparse.Namespace) -> None:
             np.concatenate([sizes, rs]),
         )
         rendered = np.concatenate([rendered, np.ones(len(rc), bool)])
+        if args.detector_boxes:
+            dc, dl, ds = render_detector_views(args, out_dir, rng)
+            print(f"detector-box render crops: {len(dc)}", flush=True)
+            crops, labels, sizes = (
+                np.concatenate([crops, dc]),
+                np.concatenate([labels, dl]),
+                np.concatenate([sizes, ds]),
+            )
+            rendered = np.concatenate([rendered, np.ones(len(dc), bool)])
     counts = np.bincount(labels, minlength=NUM_CLASSES).astype(np.float64)
     weights = 1.0 / np.sqrt(counts[labels])
     if rendered.any():  # rendered crops get a fixed share of the views, real photos the rest

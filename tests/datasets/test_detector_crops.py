@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from datasets.cmdv4 import Sample
-from datasets.detector_crops import MIN_IOU, detector_crops, label_boxes
+from datasets.detector_crops import MIN_IOU, detector_crops, label_boxes, render_samples
 from scorer.tiles import INDEX
 
 
@@ -61,3 +62,18 @@ def test_crops_carry_the_label_of_the_tile_beneath(tmp_path) -> None:
         cx = (box[0] + box[2]) / 2 / 800
         assert sample.boxes[k][0] < cx < sample.boxes[k][2], "the label of the tile the box lies on"
         assert crop.mean() > 150  # cut from the light tile, not the cloth
+
+
+def test_rendered_scenes_read_as_samples(tmp_path) -> None:
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    for stem in ("a", "b"):
+        cv2.imwrite(str(tmp_path / "images" / f"{stem}.jpg"), np.zeros((10, 10, 3), np.uint8))
+    (tmp_path / "labels" / "a.txt").write_text(
+        f"{INDEX['back']} 0.5 0.5 0.2 0.4\n{INDEX['C']} 0.25 0.5 0.1 0.2\n"
+    )
+    images = sorted((tmp_path / "images").glob("*.jpg"))
+    samples = render_samples(tmp_path, images)
+    assert [s.image_path.stem for s in samples] == ["a"]  # b has no labels
+    assert samples[0].codes == ["back", "C"]
+    assert samples[0].boxes[0] == pytest.approx((0.4, 0.3, 0.6, 0.7))
