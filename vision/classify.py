@@ -1,10 +1,10 @@
 """Tile classifier: what each detected tile is, as 43 probabilities (order of `scorer.tiles.CODES`).
 
 Each box is cut from the full-resolution photo (so small tiles keep their
-detail), stretched to 64x64 and turned upright when wider than tall, exactly
-as `datasets/train_classifier.py` trained it. A tile may still lie upside
-down, so the crop and its 180-degree turn are both classified and their
-probabilities averaged.
+detail), stretched to 64x64 and turned upright when wider than tall, as
+`datasets/train_classifier.py` trained it. A tile may still lie upside down, so the crop and its
+180-degree turn are both classified and their probabilities averaged; a
+box about square is also read turned a quarter (`SQUARE`).
 """
 
 from __future__ import annotations
@@ -22,6 +22,10 @@ INPUT = 64
 MEAN = np.array([0.485, 0.456, 0.406], np.float32) * 255
 STD = np.array([0.229, 0.224, 0.225], np.float32) * 255
 DEFAULT_MODEL = MODEL_DIR / "classifier.onnx"
+#: a box closer to square than this (long side over short) does not tell which way its
+#: tile lies (a tile seen from low down): it is read both ways and the surer reading kept
+#: (cmd-v4 valid: one tile set's upright 9p, boxed square and turned, read as 6p)
+SQUARE = 1.15
 
 
 def cut(image: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
@@ -38,6 +42,17 @@ def cut(image: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray
     if (x2 - x1) > (y2 - y1):
         crop = np.ascontiguousarray(np.rot90(crop, 1))
     return crop
+
+
+def _squareish(box: tuple[float, float, float, float]) -> bool:
+    w, h = max(box[2] - box[0], 1e-6), max(box[3] - box[1], 1e-6)
+    return max(w / h, h / w) < SQUARE
+
+
+def _other_way(crop: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    """The crop a quarter turn the other way round: as if the box's long side were the other."""
+    wide = box[2] - box[0] > box[3] - box[1]
+    return np.ascontiguousarray(np.rot90(crop, -1 if wide else 1))
 
 
 def to_input(crops: np.ndarray) -> np.ndarray:
@@ -81,6 +96,12 @@ class Classifier:
             return []
         crops = np.stack([cut(image, d.box) for d in detections])
         probs = self.probs(crops)
+        square = [k for k, d in enumerate(detections) if _squareish(d.box)]
+        if square:  # read the other way too; the surer reading wins
+            other = self.probs(np.stack([_other_way(crops[k], detections[k].box) for k in square]))
+            for k, p in zip(square, other, strict=True):
+                if p.max() > probs[k].max():
+                    probs[k] = p
         return [
             TileRead(detection=d, probs=p, chosen=CODES[int(p.argmax())])
             for d, p in zip(detections, probs, strict=True)

@@ -80,3 +80,24 @@ def test_reads_labelled_tiles_of_real_hand_photos(classifier: Classifier) -> Non
             total += 1
             right += r.chosen == code
     assert right / total >= 0.9
+
+
+def _surer_when_red_on_top(crops: np.ndarray) -> np.ndarray:
+    """Stand-in model: sure of 1m when the crop's top rows are red, unsure of 2m otherwise."""
+    out = np.full((len(crops), len(CODES)), 0.01, np.float32)
+    for k, c in enumerate(crops):
+        red_top = c[:8, :, 2].mean() > 200 and c[:8, :, 0].mean() < 50
+        out[k, CODES.index("1m" if red_top else "2m")] = 0.9 if red_top else 0.4
+    return out / out.sum(axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize(("box", "read"), [((0, 0, 100, 96), "1m"), ((0, 0, 100, 60), "2m")])
+def test_a_square_box_is_read_both_ways(classifier: Classifier, monkeypatch, box, read) -> None:
+    """A box about square does not tell which way its tile lies (seen from low down): the
+    crop is read turned both ways and the surer reading kept. A clearly wide box is turned
+    one way only."""
+    img = np.full((100, 100, 3), 255, np.uint8)
+    img[:12, :] = (0, 0, 255)  # red along the top: on top only if the wide box is not turned
+    monkeypatch.setattr(classifier, "probs", _surer_when_red_on_top)
+    (r,) = classifier(img, [Detection(box, 0.9)])
+    assert r.chosen == read
