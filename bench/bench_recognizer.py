@@ -28,29 +28,16 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from datasets.cmdv4 import load_split, with_fixes  # noqa: E402
+from datasets.detector_crops import iou  # noqa: E402
 from scorer.tiles import FLOWER_CODES  # noqa: E402
 from vision.classify import Classifier  # noqa: E402
 from vision.detect import Detector, unstretch  # noqa: E402
 from vision.pipeline import read_hand  # noqa: E402
 
 
-def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU of every box in a against every box in b (x1,y1,x2,y2)."""
-    if len(a) == 0 or len(b) == 0:
-        return np.zeros((len(a), len(b)), np.float32)
-    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
-    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
-    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
-    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
-    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
-    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
-
-
 def match(pred_boxes, pred_codes, scores, gt_boxes, gt_codes, class_aware: bool) -> list[int]:
     """Greedy matching by score; returns for each prediction the matched gt index or -1."""
-    ious = iou_matrix(np.asarray(pred_boxes, np.float32).reshape(-1, 4), np.asarray(gt_boxes, np.float32).reshape(-1, 4))
+    ious = iou(np.asarray(pred_boxes, np.float32).reshape(-1, 4), np.asarray(gt_boxes, np.float32).reshape(-1, 4))
     used = np.zeros(len(gt_boxes), bool)
     result = [-1] * len(pred_boxes)
     for i in np.argsort(-np.asarray(scores, np.float32)):
