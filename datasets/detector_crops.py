@@ -15,7 +15,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from tqdm import tqdm
 
 from datasets.cmdv4 import Sample
 from scorer.tiles import CODES, INDEX
@@ -74,6 +73,15 @@ def render_samples(root: Path, images: list[Path]) -> list[Sample]:
     return out
 
 
+def _progress(items: list, desc: str):
+    """The items behind a progress bar where tqdm (a training extra) is installed."""
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return items
+    return tqdm(items, desc=desc, mininterval=5)
+
+
 def detector_crops(
     samples: list[Sample], store, detector_path: str | Path | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -86,7 +94,7 @@ def detector_crops(
 
     det = Detector(detector_path)
     crops, labels, sizes = [], [], []
-    for s in tqdm(samples, desc="detector crops", mininterval=5):
+    for s in _progress(samples, "detector crops"):
         img = cv2.imread(str(s.image_path), cv2.IMREAD_COLOR)
         if img is None or not s.boxes:
             continue

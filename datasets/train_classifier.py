@@ -271,6 +271,11 @@ def load_render(
     return np.stack(crops), np.array(labels, np.int64), np.array(sizes, np.float32)
 
 
+def _joined(a: tuple, b: tuple) -> tuple:
+    """(crops, labels, sizes) of `a` followed by those of `b`."""
+    return tuple(np.concatenate([x, y]) for x, y in zip(a, b, strict=True))
+
+
 def detector_views(args: argparse.Namespace, out_dir: Path) -> tuple[tuple, tuple]:
     """Crops at the detector's boxes of train and valid (cached in `out_dir`), see
     `datasets.detector_crops`."""
@@ -327,13 +332,9 @@ def train(args: argparse.Namespace) -> None:
         np.savez(cache, c=crops, l=labels, s=sizes, vc=vcrops, vl=vlabels, vs=vsizes)
     dvalid = None
     if args.detector_boxes:
-        (dc, dl, ds), dvalid = detector_views(args, out_dir)
-        print(f"detector-box crops: train {len(dc)} valid {len(dvalid[0])}", flush=True)
-        crops, labels, sizes = (
-            np.concatenate([crops, dc]),
-            np.concatenate([labels, dl]),
-            np.concatenate([sizes, ds]),
-        )
+        more, dvalid = detector_views(args, out_dir)
+        print(f"detector-box crops: train {len(more[0])} valid {len(dvalid[0])}", flush=True)
+        crops, labels, sizes = _joined((crops, labels, sizes), more)
     start = time.time()
     backgrounds = crops[rng.choice(len(crops), 400)]
     bcrops, bsizes = synth_backs(args.backs, rng, backgrounds)
@@ -344,21 +345,13 @@ def train(args: argparse.Namespace) -> None:
     if args.render and Path(args.render).is_dir():
         rc, rl, rs = load_render(Path(args.render), rng, args.render_images, args.workers)
         print(f"render crops: {len(rc)}", flush=True)
-        crops, labels, sizes = (
-            np.concatenate([crops, rc]),
-            np.concatenate([labels, rl]),
-            np.concatenate([sizes, rs]),
-        )
+        crops, labels, sizes = _joined((crops, labels, sizes), (rc, rl, rs))
         rendered = np.concatenate([rendered, np.ones(len(rc), bool)])
         if args.detector_boxes:
-            dc, dl, ds = render_detector_views(args, out_dir, rng)
-            print(f"detector-box render crops: {len(dc)}", flush=True)
-            crops, labels, sizes = (
-                np.concatenate([crops, dc]),
-                np.concatenate([labels, dl]),
-                np.concatenate([sizes, ds]),
-            )
-            rendered = np.concatenate([rendered, np.ones(len(dc), bool)])
+            more = render_detector_views(args, out_dir, rng)
+            print(f"detector-box render crops: {len(more[0])}", flush=True)
+            crops, labels, sizes = _joined((crops, labels, sizes), more)
+            rendered = np.concatenate([rendered, np.ones(len(more[0]), bool)])
     counts = np.bincount(labels, minlength=NUM_CLASSES).astype(np.float64)
     weights = 1.0 / np.sqrt(counts[labels])
     if rendered.any():  # rendered crops get a fixed share of the views, real photos the rest
