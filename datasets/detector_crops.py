@@ -38,8 +38,7 @@ def iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def label_boxes(found: np.ndarray, labelled: np.ndarray) -> np.ndarray:
     """For each detector box, the index of the labelled box it matches (-1: none).
 
-    Pairs are taken best overlap first, each labelled box once, as a
-    benchmark matches them.
+    Pairs are taken best overlap first, each labelled box at most once.
     """
     out = np.full(len(found), -1, np.int64)
     if len(found) == 0 or len(labelled) == 0:
@@ -56,20 +55,15 @@ def label_boxes(found: np.ndarray, labelled: np.ndarray) -> np.ndarray:
 
 def render_samples(root: Path, images: list[Path]) -> list[Sample]:
     """Rendered scenes as labelled samples (their YOLO classes index `CODES`)."""
+    from datasets.render import read_yolo
+
     out = []
     for img in images:
         label = root / "labels" / f"{img.stem}.txt"
         if not label.is_file():
             continue
-        boxes, codes = [], []
-        for line in label.read_text().splitlines():
-            parts = line.split()
-            if len(parts) != 5 or not 0 <= int(parts[0]) < len(CODES):
-                continue
-            cx, cy, bw, bh = (float(v) for v in parts[1:])
-            boxes.append((cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2))
-            codes.append(CODES[int(parts[0])])
-        out.append(Sample(img, boxes, codes))
+        lines = [(c, box) for c, box in read_yolo(label, 1, 1) if 0 <= c < len(CODES)]
+        out.append(Sample(img, [box for _, box in lines], [CODES[c] for c, _ in lines]))
     return out
 
 

@@ -2,9 +2,10 @@
 
 Each box is cut from the full-resolution photo (so small tiles keep their
 detail), stretched to 64x64 and turned upright when wider than tall, as
-`datasets/train_classifier.py` trained it. A tile may still lie upside down, so the crop and its
-180-degree turn are both classified and their probabilities averaged; a
-box about square is also read turned a quarter (`SQUARE`).
+`datasets/train_classifier.py` trained it. A tile may still lie upside
+down, so the crop and its 180-degree turn are both classified and their
+probabilities averaged; a box about square is also read turned a quarter
+(`SQUARE`).
 """
 
 from __future__ import annotations
