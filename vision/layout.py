@@ -639,6 +639,11 @@ def _melds_off_the_hand(
     return kept, [i for c in far for i in c.tiles]
 
 
+#: a hand laid out in one row: read as it lies, not by thresholds loosened until some
+#: tile looks set apart (see `vision.pipeline.read_hand`)
+NOTHING_SET_APART = (
+    "No tile is set apart at the end of the hand; took its last tile as the winning tile."
+)
 KONG_UNNAMED = (
     "A concealed kong lies all face down: turn its middle two tiles up or name the tile."
 )
@@ -722,9 +727,7 @@ def _add_hand(layout: Layout, clusters: list[tuple[int, list[int]]]) -> None:
         layout.warnings.append("Took the lone tile beside the hand row as the winning tile.")
     if not winning and concealed:
         winning, concealed = concealed[-1:], concealed[:-1]
-        layout.warnings.append(
-            "No tile is set apart at the end of the hand; took its last tile as the winning tile."
-        )
+        layout.warnings.append(NOTHING_SET_APART)
     extra = [i for tiles in apart for i in tiles]
     if extra and len(concealed) + len(winning) + len(extra) == need:
         concealed.extend(extra)

@@ -25,7 +25,7 @@ from scorer.tiles import BACK, CODES, INDEX
 from vision.decode import Decoded, decode
 from vision.detect import unstretch
 from vision.errors import ModelError, PhotoError
-from vision.layout import OTHER_TUNINGS, Tuning, read_layout
+from vision.layout import NOTHING_SET_APART, OTHER_TUNINGS, Tuning, read_layout
 from vision.photo import MAX_BYTES, load_photo
 from vision.types import Detection, Group, Layout, TileRead
 
@@ -155,13 +155,16 @@ def read_hand(reads: list[TileRead]) -> tuple[list[TileRead], Layout, Decoded]:
     """Layout and decoding of the read tiles: (reads as decoded, layout, decoded hand).
 
     The first reading is kept when it gives a hand (or the rest of one,
-    besides unnamed kongs). Else the layout is read again with each of
-    `OTHER_TUNINGS` (a gap, a tile set apart or a sideways box judged the
-    other way), and the reading that does best wins: a hand first, then
-    the fewest warnings, then the least probability given up to the rules.
-    Only a reading that gives no hand is second-guessed: a hand laid out
-    with nothing set apart is read as it lies, with its warning, rather
-    than by thresholds loosened until some tile looks set apart. The reads
+    besides unnamed kongs) with nothing in doubt (`_settled`). Else the
+    layout is read again with each of `OTHER_TUNINGS` (a gap, a tile set
+    apart or a sideways box judged the other way), and the reading that
+    does best wins: a hand first, then the fewest warnings, then the least
+    probability given up to the rules. So a meld whose sideways tile looked
+    upright, first counted into the concealed hand with a warning, is read
+    again as a meld. A hand laid out with nothing set apart is read as it
+    lies, with its warning, rather than by thresholds loosened until some
+    tile looks set apart (real photos: 3 of cmd-v4's 13 readable hand rows
+    went wrong that way). The reads
     are copied for each try, since reading sets their sideways marks and
     chosen tiles. A layout read before is not decoded again, and the other
     readings stop after `READ_AGAIN_SECONDS`: a photo that is no hand at
@@ -183,7 +186,7 @@ def read_hand(reads: list[TileRead]) -> tuple[list[TileRead], Layout, Decoded]:
 
     first = attempt(Tuning(), reads)
     assert first is not None
-    if not first[0][0]:
+    if _settled(first[2], first[3]):
         return first[1], first[2], first[3]
     tries = [first]
     stop = time.monotonic() + READ_AGAIN_SECONDS
@@ -194,6 +197,14 @@ def read_hand(reads: list[TileRead]) -> tuple[list[TileRead], Layout, Decoded]:
             tries.append(found)
     best = min(tries, key=lambda a: a[0])  # ties keep the first reading
     return best[1], best[2], best[3]
+
+
+def _settled(layout: Layout, decoded: Decoded) -> bool:
+    """Whether a reading stands without a second look: it gives a hand (or the rest of one)
+    and nothing in it was in doubt, besides a hand laid out with no tile set apart."""
+    if decoded.hand is None and decoded.partial is None:
+        return False
+    return all(w == NOTHING_SET_APART for w in layout.warnings + decoded.warnings)
 
 
 def _layout_key(reads: list[TileRead], layout: Layout) -> tuple:
