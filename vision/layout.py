@@ -452,6 +452,38 @@ def _flowers_by_count(
     return clusters
 
 
+def _is_flower(k: int) -> bool:
+    return FLOWER_FIRST <= k < BACK_INDEX
+
+
+def _flowers_aside(
+    reads: list[TileRead], frame: Frame, rows: list[list[int]], top: list[int], tuning: Tuning
+) -> list[int]:
+    """The tiles read as flowers, but for those lying inside a run of playing tiles.
+
+    Flowers are laid to one side of the hand (rules seed 003, 实战细节 五),
+    never in the middle of the concealed row or of a meld. A tile read as a
+    flower with touching playing tiles on both sides is a playing tile whose
+    art the classifier mistook (one tile set's bamboo 1, a bird, read as a
+    flower): its kind in `top` becomes its most probable playing tile.
+    """
+    flowers = []
+    for row in rows:
+        for run in _clusters(_slots(reads, frame, row), tuning):
+            tiles = [i for slot in run for i in slot.tiles]
+            for k, i in enumerate(tiles):
+                if not _is_flower(top[i]):
+                    continue
+                inside = 0 < k < len(tiles) - 1 and all(
+                    top[j] < FLOWER_FIRST for j in (tiles[k - 1], tiles[k + 1])
+                )
+                if inside:
+                    top[i] = int(np.argmax(np.asarray(reads[i].probs)[:FLOWER_FIRST]))
+                else:
+                    flowers.append(i)
+    return sorted(flowers)
+
+
 def _mean_flower(cluster: _Cluster, reads: list[TileRead]) -> float:
     return float(np.mean([_flower_sum(reads[i]) for i in cluster.tiles]))
 
@@ -550,13 +582,13 @@ def read_layout(reads: list[TileRead], tuning: Tuning = Tuning()) -> Layout:
     h = np.maximum(boxes[live, 3] - boxes[live, 1], 1e-6)
     length = float(np.median(np.maximum(w, h)))
     top = [top_class(r) for r in reads]
-    flowers = [i for i in live if FLOWER_FIRST <= top[i] < BACK_INDEX]
 
     angle, frame, rows = find_rows(boxes, live, length)
     vertical = angle >= np.pi / 4
     rotation = 90 if vertical else 0
     mark_sideways(reads, frame, rows, tuning.sideways_score, tuning.sideways_min_wide)
     _stacked(reads, frame, rows, dups)
+    flowers = _flowers_aside(reads, frame, rows, top, tuning)
     clusters: list[_Cluster] = []
     flower_set = set(flowers)
     for row_no, row in enumerate(rows):

@@ -516,3 +516,20 @@ def test_without_faces_the_wide_box_reads_as_claimed() -> None:
     reads = reads_for(tiles)
     groups = _groups(reads, read_layout(reads))
     assert ("meld", ["1m", "2m", "3m"], 3, False) in groups
+
+
+def test_a_flower_reading_inside_the_hand_row_is_a_playing_tile() -> None:
+    """Flowers lie to one side (seed 003, 实战细节 五), never between touching tiles of the
+    concealed row: a tile there read as a flower (an unfamiliar set's bamboo 1, a bird, taken
+    for a flower) stays in the hand as its most probable playing tile. A flower lying apart
+    at the row's end is still a flower."""
+    from vision.decode import decode
+
+    tiles = _hand_row() + row(["3f"], y=300, x0=600)
+    reads = reads_for(tiles, seconds={1: ("4f", "2m")})
+    layout = read_layout(reads)
+    flowers = [g.tiles for g in layout.groups if g.role == "flowers"]
+    assert flowers == [[len(tiles) - 1]]
+    concealed = next(g for g in layout.groups if g.role == "concealed")
+    assert 1 in concealed.tiles and len(concealed.tiles) == 13
+    assert decode(reads, layout).notation == "123m456p789sEEENN"
