@@ -39,6 +39,10 @@ SET_APART_STEP = 1.2
 SET_APART_MARGIN = 0.1
 #: the least mean flower probability of surplus tiles beside the hand taken as flowers
 FLOWER_SURPLUS = 0.1
+#: the least playing-tile probability that makes a tile read as a back, but in no concealed
+#: kong, a face-up tile: held-out art, 90 % of true backs fall below 0.15 and a white
+#: dragon read as a back gives about 0.37
+STRAY_BACK_FACE = 0.2
 #: how close in size and shape a tile stacked on a sideways one is to it
 STACK_SIZE = 0.7
 #: the most upright tiles a hand row can hold (14, and a stray one)
@@ -488,12 +492,21 @@ def _mean_flower(cluster: _Cluster, reads: list[TileRead]) -> float:
     return float(np.mean([_flower_sum(reads[i]) for i in cluster.tiles]))
 
 
-def _kongs_apart(run: list[_Slot], top: list[int]) -> list[tuple[str, list[_Slot]]]:
+def _play_sum(read: TileRead) -> float:
+    return float(np.asarray(read.probs)[:FLOWER_FIRST].sum())
+
+
+def _kongs_apart(
+    run: list[_Slot], top: list[int], reads: list[TileRead]
+) -> list[tuple[str, list[_Slot]]]:
     """Cut concealed kongs out of a run of touching tiles: ('kong' | 'rest', slots) pieces.
 
     A concealed kong shows backs at both ends (or all four); it may be laid
-    against a meld or the hand. Backs that make no such four stay together
-    as one 'kong' piece, which is then reported as unreadable.
+    against a meld or the hand. A tile read as a back that makes no such
+    four, yet could well be face up (`STRAY_BACK_FACE`), is taken for its
+    most probable playing tile (its kind in `top` changes). Other backs
+    that make no kong stay together with their run as one 'kong' piece,
+    which is then reported as unreadable.
     """
     back = [any(top[i] == BACK_INDEX for i in s.tiles) for s in run]
     if not any(back):
@@ -519,11 +532,12 @@ def _kongs_apart(run: list[_Slot], top: list[int]) -> list[tuple[str, list[_Slot
         k += 1
     if rest:
         pieces.append(("rest", rest))
-    if any(
-        kind == "rest" and any(top[i] == BACK_INDEX for s in p for i in s.tiles)
-        for kind, p in pieces
-    ):
+    strays = [i for kind, p in pieces if kind == "rest" for s in p for i in s.tiles]
+    strays = [i for i in strays if top[i] == BACK_INDEX]
+    if any(_play_sum(reads[i]) < STRAY_BACK_FACE for i in strays):
         return [("kong", run)]  # backs that make no concealed kong: leave the run whole
+    for i in strays:  # a face-up tile mistaken for a back (a blank white dragon)
+        top[i] = int(np.argmax(np.asarray(reads[i].probs)[:FLOWER_FIRST]))
     return pieces
 
 
@@ -594,7 +608,7 @@ def read_layout(reads: list[TileRead], tuning: Tuning = Tuning()) -> Layout:
     for row_no, row in enumerate(rows):
         slots = _slots(reads, frame, [i for i in row if i not in flower_set])
         for run in _clusters(slots, tuning):
-            for kind, part in _kongs_apart(run, top):
+            for kind, part in _kongs_apart(run, top, reads):
                 if kind == "kong":
                     clusters.append(_Cluster(row_no, kind, part))
                 else:

@@ -533,3 +533,26 @@ def test_a_flower_reading_inside_the_hand_row_is_a_playing_tile() -> None:
     concealed = next(g for g in layout.groups if g.role == "concealed")
     assert 1 in concealed.tiles and len(concealed.tiles) == 13
     assert decode(reads, layout).notation == "123m456p789sEEENN"
+
+
+def test_a_back_reading_in_no_kong_that_could_be_face_up_is_a_playing_tile() -> None:
+    """A concealed kong shows backs at its ends (seed 003, 实战细节 五). A tile in the
+    concealed row read as a back (a blank white dragon of an unfamiliar set) that makes no
+    such kong, and whose face-up readings hold a fair share of its probability, counts as
+    its most probable face-up tile. A back as sure as real backs are stays a back, and the
+    row is reported as unreadable, not guessed."""
+    import numpy as np
+
+    from scorer.tiles import INDEX
+    from vision.decode import decode
+
+    hand = row(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "P", "P", "P", "N", GAP, "N"], y=300)
+    for p_face, readable in ((0.35, True), (0.08, False)):
+        reads = reads_for(hand)
+        p = np.full(43, 0.0)
+        p[INDEX["back"]] = 1 - p_face
+        p[INDEX["P"]] = p_face
+        reads[10].probs = p
+        layout = read_layout(reads)
+        assert any(g.role == "concealed" and 10 in g.tiles for g in layout.groups) == readable
+        assert (decode(reads, layout).notation == "123m456p789sNPPPN") == readable
