@@ -43,6 +43,10 @@ FLOWER_SURPLUS = 0.1
 #: kong, a face-up tile: held-out art, 90 % of true backs fall below 0.15 and a white
 #: dragon read as a back gives about 0.37
 STRAY_BACK_FACE = 0.2
+#: ... and the least that makes a tile read as a flower one the hand row may take back
+#: when short of tiles (cmd-v4 valid, a set the classifier knows: its flowers give a
+#: median 0.045, 4 of 173 above 0.3; held-out art's tiles read as flowers, about 0.4)
+FLOWER_FACE = 0.3
 #: how close in size and shape a tile stacked on a sideways one is to it
 STACK_SIZE = 0.7
 #: the most upright tiles a hand row can hold (14, and a stray one)
@@ -436,13 +440,7 @@ def _flowers_by_count(
     first, while the count stays over. Moved tiles are added to `flowers`.
     """
     main = _hand_row(clusters)
-    n_melds = 0
-    for c in clusters:
-        if c.kind == "kong":
-            n_melds += len(c.tiles) // 4
-        elif c.kind == "meld":
-            n_melds += len(_split_melds(c.slots, reads) or [])
-    need = 14 - 3 * n_melds
+    need = _hand_need(clusters, reads)
     plain = [c for c in clusters if c.row == main and c.kind == "plain"]
     total = sum(len(c.tiles) for c in plain)
     while total > need and len(plain) >= 2:
@@ -486,6 +484,17 @@ def _flowers_aside(
                 else:
                     flowers.append(i)
     return sorted(flowers)
+
+
+def _hand_need(clusters: list[_Cluster], reads: list[TileRead]) -> int:
+    """How many tiles the hand row holds (winning tile included) beside these melds."""
+    n_melds = 0
+    for c in clusters:
+        if c.kind == "kong":
+            n_melds += len(c.tiles) // 4
+        elif c.kind == "meld":
+            n_melds += len(_split_melds(c.slots, reads) or [])
+    return 14 - 3 * n_melds
 
 
 def _mean_flower(cluster: _Cluster, reads: list[TileRead]) -> float:
@@ -603,18 +612,10 @@ def read_layout(reads: list[TileRead], tuning: Tuning = Tuning()) -> Layout:
     mark_sideways(reads, frame, rows, tuning.sideways_score, tuning.sideways_min_wide)
     _stacked(reads, frame, rows, dups)
     flowers = _flowers_aside(reads, frame, rows, top, tuning)
-    clusters: list[_Cluster] = []
-    flower_set = set(flowers)
-    for row_no, row in enumerate(rows):
-        slots = _slots(reads, frame, [i for i in row if i not in flower_set])
-        for run in _clusters(slots, tuning):
-            for kind, part in _kongs_apart(run, top, reads):
-                if kind == "kong":
-                    clusters.append(_Cluster(row_no, kind, part))
-                else:
-                    clusters.extend(
-                        _Cluster(row_no, k, p) for k, p in _melds_apart(part, reads, layout)
-                    )
+    clusters, warnings = _group(reads, frame, rows, flowers, top, tuning)
+    if _flowers_the_hand_needs(clusters, reads, rows, flowers, top):
+        clusters, warnings = _group(reads, frame, rows, flowers, top, tuning)
+    layout.warnings.extend(warnings)
     clusters = _flowers_by_count(clusters, reads, flowers)
     clusters = _set_apart_by_spacing(clusters, frame, tuning)
     clusters, off_hand = _melds_off_the_hand(clusters, frame, length)
@@ -646,6 +647,64 @@ def read_layout(reads: list[TileRead], tuning: Tuning = Tuning()) -> Layout:
         layout.groups.append(Group(role="extra", tiles=sorted(dups)))
         layout.warnings.append(f"Ignored {len(dups)} box(es) found twice on the same tile.")
     return layout
+
+
+def _group(
+    reads: list[TileRead],
+    frame: Frame,
+    rows: list[list[int]],
+    flowers: list[int],
+    top: list[int],
+    tuning: Tuning,
+) -> tuple[list[_Cluster], list[str]]:
+    """Each row's touching tiles (flowers aside) as concealed kongs, melds and plain runs,
+    with the warnings that cutting them gave."""
+    scratch = Layout()
+    clusters: list[_Cluster] = []
+    flower_set = set(flowers)
+    for row_no, row in enumerate(rows):
+        slots = _slots(reads, frame, [i for i in row if i not in flower_set])
+        for run in _clusters(slots, tuning):
+            for kind, part in _kongs_apart(run, top, reads):
+                if kind == "kong":
+                    clusters.append(_Cluster(row_no, kind, part))
+                else:
+                    clusters.extend(
+                        _Cluster(row_no, k, p) for k, p in _melds_apart(part, reads, scratch)
+                    )
+    return clusters, scratch.warnings
+
+
+def _flowers_the_hand_needs(
+    clusters: list[_Cluster],
+    reads: list[TileRead],
+    rows: list[list[int]],
+    flowers: list[int],
+    top: list[int],
+) -> bool:
+    """Tiles read as flowers that the hand row is short of: the least flower-like first.
+
+    The counterpart of `_flowers_by_count`. A hand holds 14 tiles besides
+    its melds' fourth tiles; when its row holds fewer, tiles of that row
+    read as flowers but fairly likely face-up playing tiles
+    (`FLOWER_FACE`) are taken back into it (their kind in `top` becomes
+    their most probable playing tile) while the count stays short.
+    Returns whether any was, so the rows are grouped again.
+    """
+    main = _hand_row(clusters)
+    if main < 0:
+        return False
+    held = sum(len(c.tiles) for c in clusters if c.row == main and c.kind == "plain")
+    short = _hand_need(clusters, reads) - held
+    taken = sorted(
+        (i for i in rows[main] if i in flowers and _play_sum(reads[i]) >= FLOWER_FACE),
+        key=lambda i: _play_sum(reads[i]),
+        reverse=True,
+    )[: max(short, 0)]
+    for i in taken:
+        flowers.remove(i)
+        top[i] = int(np.argmax(np.asarray(reads[i].probs)[:FLOWER_FIRST]))
+    return bool(taken)
 
 
 MELD_REACH = 3.0  # tile lengths: a player's melds lie right beside the hand row

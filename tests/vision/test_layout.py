@@ -556,3 +556,23 @@ def test_a_back_reading_in_no_kong_that_could_be_face_up_is_a_playing_tile() -> 
         layout = read_layout(reads)
         assert any(g.role == "concealed" and 10 in g.tiles for g in layout.groups) == readable
         assert (decode(reads, layout).notation == "123m456p789sNPPPN") == readable
+
+
+def test_a_hand_row_short_of_tiles_takes_back_a_doubtful_flower_reading() -> None:
+    """A hand holds 14 tiles besides its melds: a row one short, whose end tile is read as a
+    flower with a fair share of its probability on a playing tile, takes that tile back
+    into the hand. A tile read surely as a flower stays a flower: the row then stays short."""
+    import numpy as np
+
+    from scorer.tiles import INDEX
+    from vision.decode import decode
+
+    for p_face, taken in ((0.35, True), (0.05, False)):
+        reads = reads_for(_hand_row())
+        p = np.full(43, 0.0)
+        p[INDEX["4f"]] = 1 - p_face
+        p[INDEX["1m"]] = p_face
+        reads[0].probs = p
+        layout = read_layout(reads)
+        assert any(g.role == "flowers" for g in layout.groups) != taken
+        assert (decode(reads, layout).notation == "123m456p789sEEENN") == taken
