@@ -619,6 +619,7 @@ def read_layout(reads: list[TileRead], tuning: Tuning = Tuning()) -> Layout:
     clusters = _flowers_by_count(clusters, reads, flowers)
     clusters = _set_apart_by_spacing(clusters, frame, tuning)
     clusters, off_hand = _melds_off_the_hand(clusters, frame, length)
+    clusters = _melds_unmarked(clusters, frame, reads, layout)
     turned = _reversed(clusters, facing(reads, clusters, angle))
     if turned:
         rotation += 180
@@ -705,6 +706,58 @@ def _flowers_the_hand_needs(
         flowers.remove(i)
         top[i] = int(np.argmax(np.asarray(reads[i].probs)[:FLOWER_FIRST]))
     return bool(taken)
+
+
+def _melds_unmarked(
+    clusters: list[_Cluster], frame: Frame, reads: list[TileRead], layout: Layout
+) -> list[_Cluster]:
+    """Upright tiles lying apart from the hand row taken for exposed melds, when the hand
+    row is a whole hand without them.
+
+    Concealed tiles stand in the hand row; what lies before it is exposed
+    (rules seed 003, 实战细节 五). Another row's upright tiles, in runs of
+    three (or four, or two runs of three) whose first readings make
+    chows, pungs or kongs, are melds whose claimed tile did not look
+    sideways (a tile seen from low down or along the diagonal; gaps may
+    then split the run too). In each, the tile that looks most sideways
+    (widest for its length, its face most along the row) is taken for the
+    claimed one, with a warning to check the giver.
+    """
+    main = _hand_row(clusters)
+    apart: dict[int, list[_Slot]] = {}
+    for c in clusters:
+        if c.kind == "plain" and c.row != main:
+            apart.setdefault(c.row, []).extend(c.slots)
+    if main < 0 or not apart:
+        return clusters
+    runs: list[_Cluster] = []
+    for row, slots in apart.items():
+        slots = sorted(slots, key=lambda s: s.start)
+        if len(slots) not in (3, 4, 6):
+            return clusters
+        cuts = [slots[:3], slots[3:]] if len(slots) == 6 else [slots]
+        runs += [_Cluster(row, "meld", cut) for cut in cuts]
+    if not all(_plausible(run.slots, reads) for run in runs):
+        return clusters
+    held = sum(len(c.tiles) for c in clusters if c.row == main and c.kind == "plain")
+    if held != _hand_need(clusters, reads) - 3 * len(runs):
+        return clusters
+    along = np.cos(frame.angle), np.sin(frame.angle)
+    for run in runs:
+        tiles = [s.tiles[0] for s in run.slots]
+        ratio = np.log(frame.eu[tiles] / np.maximum(frame.ev[tiles], 1e-6))
+        faces = [
+            abs(float(np.dot(reads[i].up, along))) if reads[i].up is not None else 0.0
+            for i in tiles
+        ]
+        k = int(np.argmax(ratio - np.median(ratio) + np.asarray(faces)))
+        run.slots[k].sideways = True
+        reads[tiles[k]].detection.sideways = True
+    layout.warnings.append(
+        f"Took {sum(len(r.tiles) for r in runs)} tiles lying apart from the hand row for "
+        "exposed melds, though none of them lies clearly sideways; check who gave them."
+    )
+    return [c for c in clusters if c.kind != "plain" or c.row == main] + runs
 
 
 MELD_REACH = 3.0  # tile lengths: a player's melds lie right beside the hand row

@@ -208,9 +208,10 @@ def _settled(layout: Layout, decoded: Decoded) -> bool:
 
 
 def _layout_key(reads: list[TileRead], layout: Layout) -> tuple:
-    """What decoding depends on from a layout: its groups and the sideways marks."""
+    """What a reading's worth depends on from a layout: its groups and the sideways marks,
+    and its warnings (the same groups read with less doubt do better)."""
     groups = tuple((g.role, tuple(g.tiles), g.claimed, g.promoted) for g in layout.groups)
-    return groups, tuple(r.detection.sideways for r in reads)
+    return groups, tuple(r.detection.sideways for r in reads), tuple(layout.warnings)
 
 
 def recognize_image(

@@ -576,3 +576,25 @@ def test_a_hand_row_short_of_tiles_takes_back_a_doubtful_flower_reading() -> Non
         layout = read_layout(reads)
         assert any(g.role == "flowers" for g in layout.groups) != taken
         assert (decode(reads, layout).notation == "123m456p789sEEENN") == taken
+
+
+def test_upright_tiles_apart_from_a_whole_hand_row_are_a_meld() -> None:
+    """What lies before the hand row is exposed (seed 003, 实战细节 五): three upright
+    tiles there making a chow, with a whole hand row without them, are a meld whose
+    claimed tile did not look sideways. The tile whose face points along the row is taken
+    for the claimed one (the right tile: `[567s,3]`), with a warning to check the giver.
+    Three tiles that make no meld are left to the old reading (counted as concealed)."""
+    from vision.decode import decode
+
+    hand = row(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", GAP, "E"], y=300)
+    reads = reads_for(hand + row(["5s", "6s", "7s"], y=200))
+    for k in range(len(reads)):
+        reads[k].up = (1.0, 0.0) if k == len(reads) - 1 else (0.0, -1.0)
+    layout = read_layout(reads)
+    assert decode(reads, layout).notation == "[567s,3]123m456p789sEE"
+    assert any("check who gave them" in w for w in layout.warnings)
+
+    reads = reads_for(hand + row(["5s", "6s", "8s"], y=200))
+    layout = read_layout(reads)
+    assert not any(g.role == "meld" for g in layout.groups)
+    assert any(w.startswith("Counted 3 upright tile(s)") for w in layout.warnings)
