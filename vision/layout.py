@@ -688,8 +688,9 @@ def _flowers_the_hand_needs(
     The counterpart of `_flowers_by_count`. A hand holds 14 tiles besides
     its melds' fourth tiles; when its row holds fewer, tiles of that row
     read as flowers but fairly likely face-up playing tiles
-    (`FLOWER_FACE`) are taken back into it (their kind in `top` becomes
-    their most probable playing tile) while the count stays short.
+    (`FLOWER_FACE`), or read as a flower another tile is read as too (each
+    flower exists once), are taken back into it (their kind in `top`
+    becomes their most probable playing tile) while the count stays short.
     Returns whether any was, so the rows are grouped again.
     """
     main = _hand_row(clusters)
@@ -697,8 +698,13 @@ def _flowers_the_hand_needs(
         return False
     held = sum(len(c.tiles) for c in clusters if c.row == main and c.kind == "plain")
     short = _hand_need(clusters, reads) - held
+    named = [top[i] for i in flowers]
     taken = sorted(
-        (i for i in rows[main] if i in flowers and _play_sum(reads[i]) >= FLOWER_FACE),
+        (
+            i
+            for i in rows[main]
+            if i in flowers and (_play_sum(reads[i]) >= FLOWER_FACE or named.count(top[i]) > 1)
+        ),
         key=lambda i: _play_sum(reads[i]),
         reverse=True,
     )[: max(short, 0)]

@@ -598,3 +598,23 @@ def test_upright_tiles_apart_from_a_whole_hand_row_are_a_meld() -> None:
     layout = read_layout(reads)
     assert not any(g.role == "meld" for g in layout.groups)
     assert any(w.startswith("Counted 3 upright tile(s)") for w in layout.warnings)
+
+
+def test_two_tiles_read_as_the_same_flower_in_a_short_hand_row_are_taken_back() -> None:
+    """Each flower exists once: two tiles of a hand row one pair short read as the same
+    flower, however surely, are misread playing tiles (an unfamiliar set's pair of bamboo
+    1 birds) and go back into the hand. One such tile alone stays a flower."""
+    import numpy as np
+
+    from scorer.tiles import INDEX
+    from vision.decode import decode
+
+    for doubled in (True, False):
+        reads = reads_for(_hand_row())
+        for k in (12, 13) if doubled else (13,):
+            p = np.full(43, 0.0)
+            p[INDEX["4f"]], p[INDEX["N"]] = 0.9, 0.1
+            reads[k].probs = p
+        layout = read_layout(reads)
+        assert any(g.role == "flowers" for g in layout.groups) != doubled
+        assert (decode(reads, layout).notation == "123m456p789sEEENN") == doubled
