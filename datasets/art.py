@@ -51,6 +51,10 @@ APT_PACKAGES = (
     "xmahjongg",
     "fonts-symbola",
     "fonts-noto-core",
+    "fonts-arphic-ukai",  # CJK fonts the `fontface_*` styles write with (datasets.scene.fontfaces)
+    "fonts-arphic-uming",
+    "fonts-wqy-zenhei",
+    "fonts-wqy-microhei",
 )
 PIP_PACKAGES = ("mahjong-learner", "mahjax")
 NPM_TARBALLS = ("https://registry.npmjs.org/mj-tiles/-/mj-tiles-0.2.0.tgz",)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from datasets.art import DEFAULT_CACHE, ArtError
+from datasets.scene import fontfaces
 from datasets.scene.faces import BUILTIN, available_styles
 
 TRAIN_STYLES: tuple[str, ...] = (
@@ -35,11 +36,13 @@ def resolve_styles(spec: str, cache: Path = DEFAULT_CACHE) -> list[str]:
             names += TRAIN_STYLES
         elif part == "heldout":
             names += HELDOUT_STYLES
+        elif part == "fonts":
+            names += fontfaces.style_names()
         elif part:
             names.append(part)
     if not names:
         raise ValueError("no style given")
-    have = set(available_styles(cache)) | {BUILTIN}
+    have = set(available_styles(cache)) | {BUILTIN} | set(fontfaces.style_names())
     missing = [n for n in names if n not in have]
     if missing:
         raise ArtError(

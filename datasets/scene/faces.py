@@ -17,6 +17,7 @@ import numpy as np
 
 from datasets.art import DEFAULT_CACHE, FACE_H, FACE_W, load_faces, load_index
 from datasets.scene.artvary import ArtVariation
+from datasets.scene.fontfaces import font_faces, is_font_style
 from scorer.tiles import BACK, CODES
 
 BUILTIN = "builtin"
@@ -43,6 +44,8 @@ def style_faces(style: str, cache: Path = DEFAULT_CACHE) -> dict[str, np.ndarray
     """Faces of a style (code -> BGR image), from the art cache or built in."""
     if style == BUILTIN:
         return builtin_faces()
+    if is_font_style(style):
+        return font_faces(style)
     return _cached_style(style, str(cache))
 
 

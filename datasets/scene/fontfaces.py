@@ -1,0 +1,171 @@
+"""Tile sets whose characters, winds and dragons are written in system CJK fonts.
+
+The classifier fails most on tile sets whose writing it has not seen: one
+held-out set's 六 and 九, written small beside an index numeral, are read
+as each other, its 伍 (a formal 5) as 九, its framed 白 as 7p. The drawn
+styles of the art cache offer a handful of hands; the fonts installed with
+the art (`datasets.art.APT_PACKAGES`: kai, ming and two hei faces) write the
+same characters in other hands, sizes and layouts. Each `fontface_*` style
+is one font with one layout drawn from its name (numeral size and form,
+萬 or 万, a corner index, the frame of 白, ink colours); its dots, bamboos
+and flowers come from a drawn training style, so every style is complete.
+Training only: pillow draws the glyphs.
+"""
+
+from __future__ import annotations
+
+import zlib
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from datasets.art import FACE_H, FACE_W
+
+#: font file and face index in it, per style stem; only installed ones are offered
+FONTS: dict[str, tuple[str, int]] = {
+    "kai": ("/usr/share/fonts/truetype/arphic/ukai.ttc", 0),
+    "ming": ("/usr/share/fonts/truetype/arphic/uming.ttc", 0),
+    "zenhei": ("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", 0),
+    "microhei": ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", 0),
+}
+#: layouts per font
+VARIANTS = 4
+#: where the dots, bamboos and flowers of each style come from (training styles with all 42)
+DRAWN = ("kde_default", "gnome_smooth", "xmj_real", "xmj_dorothy", "kde_classic", "kde_jade")
+NUMERALS = "一二三四五六七八九"
+FORMAL_FIVE = "伍"
+WINDS = {"E": "東", "S": "南", "W": "西", "N": "北"}
+PAPER = (236, 240, 242)
+INDEX_SIZE = (30 / FACE_W, 36 / FACE_H)  # a corner index's box, as fractions of the face
+INKS = {  # BGR
+    "black": (30, 30, 30),
+    "blue": (140, 60, 20),
+    "green": (40, 120, 30),
+    "red": (30, 30, 190),
+}
+
+
+def style_names() -> list[str]:
+    """The font styles whose font is installed."""
+    return [
+        f"fontface_{stem}_{k}"
+        for stem, (path, _) in FONTS.items()
+        if Path(path).exists()
+        for k in range(VARIANTS)
+    ]
+
+
+def is_font_style(style: str) -> bool:
+    return style.startswith("fontface_")
+
+
+def _glyph(text: str, font: tuple[str, int], px: int) -> np.ndarray:
+    """The text drawn at `px` pixels, cropped to its ink: an alpha mask (0..1)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    face = ImageFont.truetype(font[0], px, index=font[1])
+    box = face.getbbox(text)
+    w, h = max(box[2] - box[0], 1), max(box[3] - box[1], 1)
+    img = Image.new("L", (w + 4, h + 4), 0)
+    ImageDraw.Draw(img).text((2 - box[0], 2 - box[1]), text, font=face, fill=255)
+    return np.asarray(img, np.float32) / 255.0
+
+
+def _paint(face: np.ndarray, mask: np.ndarray, ink, cx: float, cy: float, w: int, h: int) -> None:
+    """Paint `mask` scaled to fit w x h, centred at (cx, cy), in `ink`."""
+    mh, mw = mask.shape
+    s = min(w / mw, h / mh)
+    nw, nh = max(1, int(mw * s)), max(1, int(mh * s))
+    m = cv2.resize(mask, (nw, nh), interpolation=cv2.INTER_AREA)
+    x0, y0 = int(cx - nw / 2), int(cy - nh / 2)
+    x0, y0 = max(0, min(x0, FACE_W - nw)), max(0, min(y0, FACE_H - nh))
+    region = face[y0 : y0 + nh, x0 : x0 + nw].astype(np.float32)
+    a = m[..., None]
+    face[y0 : y0 + nh, x0 : x0 + nw] = (region * (1 - a) + np.array(ink) * a).astype(np.uint8)
+
+
+def _blank() -> np.ndarray:
+    return np.full((FACE_H, FACE_W, 3), PAPER, np.uint8)
+
+
+def _write(
+    face: np.ndarray,
+    text: str,
+    font: tuple[str, int],
+    ink: tuple[int, int, int],
+    at: tuple[float, float],
+    size: tuple[float, float],
+    px: int = 160,
+) -> None:
+    """Write `text` in `ink`, fitted into `size` (fractions of the face) centred at `at`;
+    `px` is the size the glyph is drawn at before it is fitted."""
+    mask = _glyph(text, font, px)
+    _paint(face, mask, ink, FACE_W * at[0], FACE_H * at[1], int(FACE_W * size[0]), int(FACE_H * size[1]))
+
+
+def _white_dragon(face: np.ndarray, rng: np.random.Generator, ink) -> None:
+    """白: blank, a plain border, a double border or a chequered frame."""
+    kind = int(rng.integers(4))
+    m = int(rng.integers(22, 40))
+    top, left, bottom, right = m + 8, m, FACE_H - m - 8, FACE_W - m
+    if kind == 0:
+        return
+    t = int(rng.integers(4, 10))
+    cv2.rectangle(face, (left, top), (right, bottom), ink, t)
+    if kind == 2:
+        g = t + int(rng.integers(6, 14))
+        cv2.rectangle(face, (left + g, top + g), (right - g, bottom - g), ink, max(2, t // 2))
+    if kind == 3:
+        g = int(rng.integers(14, 24))
+        cv2.rectangle(face, (left + g, top + g), (right - g, bottom - g), ink, max(2, t // 2))
+        step = int(rng.integers(8, 14))
+        for y in range(top, bottom, step):  # rungs across the frame's band
+            cv2.line(face, (left, y), (left + g, y), ink, 2)
+            cv2.line(face, (right - g, y), (right, y), ink, 2)
+        for x in range(left, right, step):
+            cv2.line(face, (x, top), (x, top + g), ink, 2)
+            cv2.line(face, (x, bottom - g), (x, bottom), ink, 2)
+
+
+@lru_cache(maxsize=32)
+def font_faces(style: str) -> dict[str, np.ndarray]:
+    """The faces of one font style (code -> BGR FACE_H x FACE_W), all 42 codes."""
+    from datasets.scene.faces import style_faces
+
+    _, stem, k = style.split("_")
+    font = FONTS[stem]
+    rng = np.random.default_rng(zlib.crc32(style.encode()))
+    faces = dict(style_faces(DRAWN[(list(FONTS).index(stem) + int(k)) % len(DRAWN)]))
+    num_ink = INKS[str(rng.choice(["black", "blue", "black"]))]
+    wind_ink = INKS[str(rng.choice(["black", "blue", "green"]))]
+    wan = str(rng.choice(["萬", "萬", "万"]))
+    formal_five = rng.random() < 0.3
+    small = rng.random() < 0.4  # numeral small, the top half beside an index
+    index = rng.random() < 0.5
+    frame_ink = INKS[str(rng.choice(["blue", "black"]))]
+    red = INKS["red"]
+    for n in range(1, 10):
+        face = _blank()
+        digit = FORMAL_FIVE if n == 5 and formal_five else NUMERALS[n - 1]
+        w, h = (0.45, 0.28) if small else (0.7, 0.36)
+        _write(face, digit, font, num_ink, (0.5, 0.27), (w, h), 120)
+        _write(face, wan, font, red, (0.5, 0.68), (0.72, 0.42), 120)
+        if index:
+            _write(face, str(n), font, red, (0.84, 0.12), INDEX_SIZE, 60)
+        faces[f"{n}m"] = face
+    for code, char in WINDS.items():
+        face = _blank()
+        _write(face, char, font, wind_ink, (0.5, 0.5), (0.78, 0.7))
+        if index:
+            _write(face, code, font, red, (0.84, 0.12), INDEX_SIZE, 60)
+        faces[code] = face
+    for code, char, ink in (("C", "中", red), ("F", "發", INKS["green"])):
+        face = _blank()
+        _write(face, char, font, ink, (0.5, 0.5), (0.78, 0.72))
+        faces[code] = face
+    face = _blank()
+    _white_dragon(face, rng, frame_ink)
+    faces["P"] = face
+    return faces

@@ -1,0 +1,49 @@
+"""Font-written tile styles: complete sets whose writing differs from style to style.
+
+Skips where the fonts, pillow (a training extra) or the drawn art the dots
+and bamboos come from are absent (`python -m datasets.art install`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from datasets.art import FACE_H, FACE_W
+from datasets.scene import fontfaces
+from datasets.scene.faces import available_styles, style_faces
+from datasets.styles import TRAIN_STYLES, resolve_styles
+from scorer.tiles import BACK, CODES
+
+pytest.importorskip("PIL", reason="pillow is a training extra")
+NAMES = fontfaces.style_names()
+pytestmark = pytest.mark.skipif(
+    not NAMES or not set(fontfaces.DRAWN) <= set(available_styles()),
+    reason="CJK fonts or tile art not installed: python -m datasets.art install",
+)
+WRITTEN = [f"{n}m" for n in range(1, 10)] + ["E", "S", "W", "N", "C", "F"]
+
+
+def test_every_font_style_is_a_whole_set_of_training_art() -> None:
+    """Each style gives all 42 faces at the art's size, and none is a held-out one's: the
+    held-out styles stay unseen (`datasets.styles`)."""
+    assert resolve_styles("fonts") == NAMES
+    for name in NAMES[:: fontfaces.VARIANTS]:
+        faces = style_faces(name)
+        assert set(faces) == {c for c in CODES if c != BACK}
+        assert all(f.shape == (FACE_H, FACE_W, 3) for f in faces.values())
+    assert set(fontfaces.DRAWN) <= set(TRAIN_STYLES)
+
+
+def test_characters_are_written_and_told_apart() -> None:
+    """The written faces carry ink, no two of a style alike; the same tile differs from
+    one font style to another (that is the point: other hands for the same character)."""
+    a, b = style_faces(NAMES[0]), style_faces(NAMES[-1])
+    for faces in (a, b):
+        for code in WRITTEN:
+            ink = (faces[code].astype(int).sum(axis=2) < 500).mean()
+            assert ink > 0.01, code
+        stack = np.stack([faces[c].astype(np.int16) for c in WRITTEN])
+        diffs = [np.abs(stack[i] - stack[j]).mean() for i in range(len(WRITTEN)) for j in range(i)]
+        assert min(diffs) > 1.0
+    assert np.abs(a["6m"].astype(int) - b["6m"].astype(int)).mean() > 5.0
