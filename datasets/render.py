@@ -7,7 +7,8 @@ Usage::
         [--no-art-variation]
 
 `--styles` takes style names of the art cache (`python -m datasets.art
-list`), `train`, `heldout` (see `datasets.styles`) or `builtin`.
+list`), `train`, `heldout` (see `datasets.styles`), `fonts` (the
+font-written styles of `datasets.scene.fontfaces`) or `builtin`.
 The same seed and arguments give the same files. Each scene varies the
 tile art (ink colours, stroke weight, face colour, a slight distortion,
 sometimes an index numeral; see `datasets.scene.artvary`) unless
