@@ -3,6 +3,10 @@
 Only positions, box shapes and each tile's kind (flower, face-down back
 or a playing tile, by summed probability) are used here; which playing
 tile each one is gets decided later by `vision.decode`, under the rules.
+A kind read against where the tile lies gives way when the other kind
+was fairly likely: a "flower" inside the hand row, or one the row is
+short of, is a playing tile, and so is a "back" that makes no concealed
+kong; what lies apart from a whole hand row is an exposed meld.
 
 Table practice (rules seed 003, 实战细节 五 鸣牌的摆放): in an exposed meld
 the claimed tile lies sideways; for a pung or kong its place tells the
