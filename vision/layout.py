@@ -484,10 +484,15 @@ def _flowers_aside(
                     top[j] < FLOWER_FIRST for j in (tiles[k - 1], tiles[k + 1])
                 )
                 if inside:
-                    top[i] = int(np.argmax(np.asarray(reads[i].probs)[:FLOWER_FIRST]))
+                    top[i] = _face_up(reads[i])
                 else:
                     flowers.append(i)
     return sorted(flowers)
+
+
+def _held(clusters: list[_Cluster], row: int) -> int:
+    """How many upright tiles outside melds and kongs lie in the row."""
+    return sum(len(c.tiles) for c in clusters if c.row == row and c.kind == "plain")
 
 
 def _hand_need(clusters: list[_Cluster], reads: list[TileRead]) -> int:
@@ -507,6 +512,11 @@ def _mean_flower(cluster: _Cluster, reads: list[TileRead]) -> float:
 
 def _play_sum(read: TileRead) -> float:
     return float(np.asarray(read.probs)[:FLOWER_FIRST].sum())
+
+
+def _face_up(read: TileRead) -> int:
+    """The tile's most probable playing tile: its kind when its place overrules its reading."""
+    return int(np.argmax(np.asarray(read.probs)[:FLOWER_FIRST]))
 
 
 def _kongs_apart(
@@ -550,7 +560,7 @@ def _kongs_apart(
     if any(_play_sum(reads[i]) < STRAY_BACK_FACE for i in strays):
         return [("kong", run)]  # backs that make no concealed kong: leave the run whole
     for i in strays:  # a face-up tile mistaken for a back (a blank white dragon)
-        top[i] = int(np.argmax(np.asarray(reads[i].probs)[:FLOWER_FIRST]))
+        top[i] = _face_up(reads[i])
     return pieces
 
 
@@ -700,7 +710,7 @@ def _flowers_the_hand_needs(
     main = _hand_row(clusters)
     if main < 0:
         return False
-    held = sum(len(c.tiles) for c in clusters if c.row == main and c.kind == "plain")
+    held = _held(clusters, main)
     short = _hand_need(clusters, reads) - held
     named = [top[i] for i in flowers]
     taken = sorted(
@@ -714,7 +724,7 @@ def _flowers_the_hand_needs(
     )[: max(short, 0)]
     for i in taken:
         flowers.remove(i)
-        top[i] = int(np.argmax(np.asarray(reads[i].probs)[:FLOWER_FIRST]))
+        top[i] = _face_up(reads[i])
     return bool(taken)
 
 
@@ -749,7 +759,7 @@ def _melds_unmarked(
         runs += [_Cluster(row, "meld", cut) for cut in cuts]
     if not all(_plausible(run.slots, reads) for run in runs):
         return clusters
-    held = sum(len(c.tiles) for c in clusters if c.row == main and c.kind == "plain")
+    held = _held(clusters, main)
     if held != _hand_need(clusters, reads) - 3 * len(runs):
         return clusters
     along = np.cos(frame.angle), np.sin(frame.angle)
