@@ -30,7 +30,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from scorer.tiles import BACK_INDEX, FLOWER_FIRST
-from vision.rows import SIDEWAYS_MIN_WIDE, SIDEWAYS_SCORE, Frame, find_rows, mark_sideways
+from vision.rows import (
+    SIDEWAYS_MIN_WIDE,
+    SIDEWAYS_SCORE,
+    Frame,
+    face_along,
+    find_rows,
+    mark_sideways,
+)
 from vision.types import Group, Layout, TileRead
 
 #: gap between touching tiles that still counts as "together", in tile widths
@@ -762,15 +769,11 @@ def _melds_unmarked(
     held = _held(clusters, main)
     if held != _hand_need(clusters, reads) - 3 * len(runs):
         return clusters
-    along = np.cos(frame.angle), np.sin(frame.angle)
     for run in runs:
         tiles = [s.tiles[0] for s in run.slots]
         ratio = np.log(frame.eu[tiles] / np.maximum(frame.ev[tiles], 1e-6))
-        faces = [
-            abs(float(np.dot(reads[i].up, along))) if reads[i].up is not None else 0.0
-            for i in tiles
-        ]
-        k = int(np.argmax(ratio - np.median(ratio) + np.asarray(faces)))
+        faces = np.array([face_along(reads[i], frame) for i in tiles])
+        k = int(np.argmax(ratio - np.median(ratio) + faces))
         run.slots[k].sideways = True
         reads[tiles[k]].detection.sideways = True
     layout.warnings.append(

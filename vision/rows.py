@@ -39,7 +39,7 @@ TILE_ASPECT = 1.35
 #: of their width/length ratios taken for an upright tile's
 SIDEWAYS_WINDOW = 2
 SIDEWAYS_PCT = 40
-#: how surely a tile's face must point along its row (`_face_along`) to take it for sideways
+#: how surely a tile's face must point along its row (`face_along`) to take it for sideways
 FACE_ALONG = 0.4
 #: a face pointing along the row this surely makes a tile sideways with less shape evidence
 FACE_ALONG_SURE = 0.6
@@ -216,17 +216,17 @@ def mark_sideways(
             shift = _shift(frame, order, k) / SIDEWAYS_SHIFT
             if not frame.shapes:
                 # the shift alone tells, or the face's top pointing along the row
-                if shift > 1.0 or _face_along(reads[i], frame) > FACE_ALONG:
+                if shift > 1.0 or face_along(reads[i], frame) > FACE_ALONG:
                     reads[i].detection.sideways = True
                 continue
-            face = _face_along(reads[i], frame)
+            face = face_along(reads[i], frame)
             by_shape = wide > min_wide and wide + shift > score and face > -FACE_ACROSS_SURE
             by_face = face > FACE_ALONG_SURE and wide + shift > FACE_SHAPE
             if by_shape or by_face:
                 reads[i].detection.sideways = True
 
 
-def _face_along(read: TileRead, frame: Frame) -> float:
+def face_along(read: TileRead, frame: Frame) -> float:
     """How surely the top of the tile's face points along the row rather than across it
     (-1..1, scaled by the orienter's confidence; 0 when unknown).
 
