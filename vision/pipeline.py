@@ -180,7 +180,7 @@ def read_hand(reads: list[TileRead]) -> tuple[list[TileRead], Layout, Decoded]:
             return None  # the same grouping decodes the same
         seen.add(key)
         decoded = decode(tried, layout)
-        found = decoded.hand is not None or decoded.partial is not None
+        found = _gives_hand(decoded)
         badness = (not found, len(layout.warnings) + len(decoded.warnings), decoded.drop)
         return badness, tried, layout, decoded
 
@@ -202,9 +202,14 @@ def read_hand(reads: list[TileRead]) -> tuple[list[TileRead], Layout, Decoded]:
 def _settled(layout: Layout, decoded: Decoded) -> bool:
     """Whether a reading stands without a second look: it gives a hand (or the rest of one)
     and nothing in it was in doubt, besides a hand laid out with no tile set apart."""
-    if decoded.hand is None and decoded.partial is None:
+    if not _gives_hand(decoded):
         return False
     return all(w == NOTHING_SET_APART for w in layout.warnings + decoded.warnings)
+
+
+def _gives_hand(decoded: Decoded) -> bool:
+    """A hand, or the rest of one besides kongs lying all face down."""
+    return decoded.hand is not None or decoded.partial is not None
 
 
 def _layout_key(reads: list[TileRead], layout: Layout) -> tuple:
