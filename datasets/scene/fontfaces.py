@@ -102,7 +102,8 @@ def _write(
     """Write `text` in `ink`, fitted into `size` (fractions of the face) centred at `at`;
     `px` is the size the glyph is drawn at before it is fitted."""
     mask = _glyph(text, font, px)
-    _paint(face, mask, ink, FACE_W * at[0], FACE_H * at[1], int(FACE_W * size[0]), int(FACE_H * size[1]))
+    w, h = int(FACE_W * size[0]), int(FACE_H * size[1])
+    _paint(face, mask, ink, FACE_W * at[0], FACE_H * at[1], w, h)
 
 
 def _white_dragon(face: np.ndarray, rng: np.random.Generator, ink) -> None:
