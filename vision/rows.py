@@ -282,3 +282,22 @@ def find_rows(
     if not frame.shapes:
         extents_from_steps(frame, rows)
     return angle, frame, rows
+
+
+def tile_rects(boxes: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+    """Where each tile's own rectangle lies: the rows' direction (radians) and each
+    tile's extent along its row and across it, judged from its row's spacing.
+
+    A box says little of a tile lying at an angle (it holds the neighbours'
+    corners too); the spacing of the tiles along the row says how wide an
+    upright tile is there, and its length follows from the tile's shape.
+    """
+    boxes = np.asarray(boxes, dtype=float).reshape(-1, 4)
+    if len(boxes) == 0:
+        return 0.0, np.zeros(0), np.zeros(0)
+    w = np.maximum(boxes[:, 2] - boxes[:, 0], 1e-6)
+    h = np.maximum(boxes[:, 3] - boxes[:, 1], 1e-6)
+    length = float(np.median(np.maximum(w, h)))
+    angle, frame, rows = find_rows(boxes, list(range(len(boxes))), length)
+    extents_from_steps(frame, rows)
+    return angle, frame.eu, frame.eu * TILE_ASPECT
