@@ -11,9 +11,14 @@ face-down tile; the true face-top direction), so only the layout and
 decoding stages are measured: what they get wrong there they would get
 wrong with perfect models too. `--true boxes` gives the models the true
 boxes (the detector's share of the loss), `--true classes` gives each box
-the found tile's true class (the classifier's share).
+the found tile's true class (the classifier's share); with true boxes it
+also prints how many face-up tiles the classifier names right, by style
+and by how far the rows lie off the photo's axes. `--box-crops-only`
+reads each tile from its box crop alone, without the second crop turned
+square to its row (`vision.classify.row_crops`), to measure what that adds.
 
-    PYTHONPATH=. python bench/bench_heldout.py DIR [--limit N] [--oracle | --true boxes|classes] [--show K]
+    PYTHONPATH=. python bench/bench_heldout.py DIR [--limit N] [--oracle | --true boxes|classes]
+        [--box-crops-only] [--show K]
 """
 
 from __future__ import annotations
@@ -110,8 +115,7 @@ def oracle_reads(meta: dict[str, Any]) -> list[TileRead]:
         probs = np.zeros(len(CODES))
         probs[INDEX[BACK if tile["face_down"] else tile["code"]]] = 1.0
         box = tuple(float(v) for v in tile["box"])
-        tl, tr, br, bl = np.array(tile["corners"], dtype=float)
-        up = (tl + tr - bl - br) / 2
+        up = face_top(tile["corners"])
         up = None if tile["face_down"] else tuple(float(v) for v in up / np.linalg.norm(up))
         reads.append(TileRead(Detection(box=box, score=1.0), probs, up=up))  # type: ignore[arg-type]
     return reads
@@ -123,10 +127,45 @@ def oracle_result(meta: dict[str, Any], name: str) -> dict[str, Any]:
     return result_json(reads, layout, decoded, name, (meta["width"], meta["height"]))
 
 
-def half_oracle(meta: dict[str, Any], image_path: Path, true: str) -> dict[str, Any]:
+#: rows within this many degrees of the photo's axes count as straight in the tile figures
+STRAIGHT = 8.0
+
+
+def row_tilt(meta: dict[str, Any]) -> float:
+    """Degrees between the scene's rows and the nearest photo axis, from the face-top
+    directions of its upright face-up tiles (rows run square to them)."""
+    ups = [
+        face_top(t["corners"])
+        for t in meta["tiles"]
+        if not t["face_down"] and not t["sideways"] and t["group"] != "flower"
+    ]
+    if not ups:
+        return 0.0
+    doubled = sum(np.exp(2j * np.arctan2(u[1], u[0])) for u in ups)
+    angle = np.degrees(np.angle(doubled) / 2)
+    return float(abs((angle + 45) % 90 - 45))
+
+
+def face_top(corners: list) -> np.ndarray:
+    """The face top's direction in the photo from the face corners (TL, TR, BR, BL)."""
+    tl, tr, br, bl = np.array(corners, dtype=float)
+    return (tl + tr - bl - br) / 2
+
+
+def named_right(reads: list[TileRead], meta: dict[str, Any]) -> tuple[int, int]:
+    """(right, total) face-up tiles the classifier names as their true class, the reads
+    being on the scene's own boxes in its order."""
+    pairs = [(r, t) for r, t in zip(reads, meta["tiles"], strict=True) if not t["face_down"]]
+    return sum(r.chosen == t["code"] for r, t in pairs), len(pairs)
+
+
+def half_oracle(
+    meta: dict[str, Any], image_path: Path, true: str, tiles: Counter[str] | None = None
+) -> dict[str, Any]:
     """The pipeline with one model replaced by the labels: 'boxes' (true boxes, the
-    models name them) or 'classes' (the detector's boxes, each named as the tile it
-    covers most)."""
+    models name them; `tiles` then counts the face-up tiles named right, by style and
+    row tilt) or 'classes' (the detector's boxes, each named as the tile it covers
+    most)."""
     from vision.detect import unstretch
     from vision.pipeline import models
 
@@ -136,6 +175,12 @@ def half_oracle(meta: dict[str, Any], image_path: Path, true: str) -> dict[str, 
     if true == "boxes":
         detections = [r.detection for r in truth]
         reads = classifier(image, detections)
+        if tiles is not None:
+            right, total = named_right(reads, meta)
+            rows = "straight" if row_tilt(meta) < STRAIGHT else "turned"
+            for key in (meta["style"], f"rows {rows}", "all"):
+                tiles[key + " right"] += right
+                tiles[key] += total
     else:
         found, stretch = detector.look(image)
         image, detections = unstretch(image, found, stretch)
@@ -162,8 +207,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--true", choices=("boxes", "classes"), help="labels in place of one model only"
     )
+    p.add_argument(
+        "--box-crops-only",
+        action="store_true",
+        help="read each tile from its box crop alone (no crop turned square to its row)",
+    )
     p.add_argument("--show", type=int, default=0, help="list this many failed scenes")
     args = p.parse_args(argv)
+    if args.box_crops_only:
+        from vision.pipeline import models
+
+        models()[1].row_view = False
     metas = sorted((args.folder / "meta").glob("*.json"))
     metas = [m for m in metas if json.loads(m.read_text()).get("hand")]
     if args.limit:
@@ -174,6 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     exact = marked = null = hidden = hidden_exact = 0
     by_style: dict[str, list[int]] = {}
     by_warning: Counter[str] = Counter()
+    tiles: Counter[str] = Counter()
     failed: list[str] = []
     start = time.perf_counter()
     for m in metas:
@@ -181,7 +236,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.oracle:
             out = oracle_result(meta, m.stem)
         elif args.true:
-            out = half_oracle(meta, args.folder / "images" / (m.stem + ".jpg"), args.true)
+            image = args.folder / "images" / (m.stem + ".jpg")
+            out = half_oracle(meta, image, args.true, tiles)
         else:
             image = args.folder / "images" / (m.stem + ".jpg")
             out = recognize(image.read_bytes(), image.name)
@@ -221,6 +277,12 @@ def main(argv: list[str] | None = None) -> int:
         )
     for style, (k, total) in sorted(by_style.items()):
         print(f"  {style}: {k}/{total}")
+    if tiles:
+        print(f"face-up tiles the classifier names right (rows within {STRAIGHT:g} degrees")
+        print("of the photo's axes count as straight):")
+        for key in sorted(k for k in tiles if not k.endswith(" right")):
+            right, total = tiles[key + " right"], tiles[key]
+            print(f"  {key}: {right}/{total} = {right / total:.3f}")
     if by_warning:
         print("warnings among failed scenes:")
         for warning, count in by_warning.most_common(15):
