@@ -159,3 +159,15 @@ def test_a_tile_on_a_tilted_row_is_read_from_its_turned_crop_too(
     assert _surer_when_red_on_top(np.stack([cut(img, b) for b in boxes]))[:, 0].max() < 0.1
     reads = classifier(img, [Detection(b, 0.9) for b in boxes])
     assert [r.chosen for r in reads] == ["1m"] * 3
+
+
+def test_boxes_found_twice_or_alone_are_still_read(classifier: Classifier) -> None:
+    """The turned crop's rectangle comes from the row's spacing; two boxes on one spot
+    (no spacing at all) or a lone box still give one reading each."""
+    img, boxes = _tilted_row(np.radians(20), n=1)
+    for dets in ([Detection(boxes[0], 0.9)], [Detection(boxes[0], 0.9)] * 3):
+        reads = classifier(img, dets)
+        assert len(reads) == len(dets)
+        for r in reads:
+            assert np.isfinite(r.probs).all()
+            assert r.probs.sum() == pytest.approx(1.0, abs=1e-4)
