@@ -37,6 +37,7 @@ from vision.rows import (
     face_along,
     find_rows,
     mark_sideways,
+    tile_length,
 )
 from vision.types import Group, Layout, TileRead
 
@@ -622,9 +623,7 @@ def read_layout(reads: list[TileRead], tuning: Tuning = Tuning()) -> Layout:
     boxes = np.array([r.detection.box for r in reads], dtype=float)
     dups = _duplicates(reads, boxes)
     live = [i for i in range(len(reads)) if i not in dups]
-    w = np.maximum(boxes[live, 2] - boxes[live, 0], 1e-6)
-    h = np.maximum(boxes[live, 3] - boxes[live, 1], 1e-6)
-    length = float(np.median(np.maximum(w, h)))
+    length = tile_length(boxes[live])
     top = [top_class(r) for r in reads]
 
     angle, frame, rows = find_rows(boxes, live, length)

@@ -266,6 +266,13 @@ def _shift(frame: Frame, order: list[int], k: int) -> float:
     return off / max(float(np.mean(frame.ev[touching])), 1e-6)
 
 
+def tile_length(boxes: np.ndarray) -> float:
+    """A tile's length in the photo, the scale rows are split by: the boxes' median long side."""
+    w = np.maximum(boxes[:, 2] - boxes[:, 0], 1e-6)
+    h = np.maximum(boxes[:, 3] - boxes[:, 1], 1e-6)
+    return float(np.median(np.maximum(w, h)))
+
+
 def find_rows(
     boxes: np.ndarray, members: list[int], length: float
 ) -> tuple[float, Frame, list[list[int]]]:
@@ -295,9 +302,6 @@ def tile_rects(boxes: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
     boxes = np.asarray(boxes, dtype=float).reshape(-1, 4)
     if len(boxes) == 0:
         return 0.0, np.zeros(0), np.zeros(0)
-    w = np.maximum(boxes[:, 2] - boxes[:, 0], 1e-6)
-    h = np.maximum(boxes[:, 3] - boxes[:, 1], 1e-6)
-    length = float(np.median(np.maximum(w, h)))
-    angle, frame, rows = find_rows(boxes, list(range(len(boxes))), length)
+    angle, frame, rows = find_rows(boxes, list(range(len(boxes))), tile_length(boxes))
     extents_from_steps(frame, rows)
     return angle, frame.eu, frame.eu * TILE_ASPECT
