@@ -8,6 +8,7 @@ import pytest
 
 from datasets.cmdv4 import default_root, load_split
 from scorer.tiles import CODES
+from tests.vision.photo_fixtures import tilted_row
 from vision.classify import DEFAULT_MODEL, INPUT, Classifier, cut, turned_cut
 from vision.rows import TILE_ASPECT, tile_rects
 from vision.types import Detection, TileRead
@@ -104,30 +105,11 @@ def test_a_square_box_is_read_both_ways(classifier: Classifier, monkeypatch, box
     assert r.chosen == read
 
 
-def _tilted_row(angle: float, n: int = 3, width: float = 40.0) -> tuple[np.ndarray, list]:
-    """A photo of `n` touching upright tiles in a row running at `angle` (radians): white
-    faces with a red band at the top of each face, on grey; and the tiles' boxes."""
-    img = np.full((400, 500, 3), 128, np.uint8)
-    along = np.array([np.cos(angle), np.sin(angle)])
-    across = np.array([-np.sin(angle), np.cos(angle)])  # towards the player
-    length = width * TILE_ASPECT
-    boxes = []
-    for k in range(n):
-        c = np.array([250.0, 200.0]) + (k - (n - 1) / 2) * width * along
-        a, b = along * width / 2, across * length / 2
-        face = np.array([c - a - b, c + a - b, c + a + b, c - a + b])
-        band = np.array([c - a - b, c + a - b, c + a - b / 2, c - a - b / 2])
-        cv2.fillConvexPoly(img, np.round(face).astype(np.int32), (255, 255, 255))
-        cv2.fillConvexPoly(img, np.round(band).astype(np.int32), (0, 0, 255))
-        boxes.append((*face.min(axis=0), *face.max(axis=0)))
-    return img, boxes
-
-
 def test_turned_cut_lines_a_tilted_tile_up_with_its_row() -> None:
     """The tile's own rectangle, turned square to its row: its face fills the crop and
     the top of the face (red) lies along the crop's top, not askew in a corner."""
     angle = np.radians(30)
-    img, boxes = _tilted_row(angle, n=1)
+    img, boxes = tilted_row(angle, n=1)
     x1, y1, x2, y2 = boxes[0]
     crop = turned_cut(img, ((x1 + x2) / 2, (y1 + y2) / 2), angle, 40.0, 40.0 * TILE_ASPECT)
     assert crop.shape == (INPUT, INPUT, 3)
@@ -142,7 +124,7 @@ def test_turned_cut_lines_a_tilted_tile_up_with_its_row() -> None:
 
 def test_tile_rects_reads_the_row_direction_and_tile_size_from_the_spacing() -> None:
     angle = np.radians(30)
-    _, boxes = _tilted_row(angle, n=6)
+    _, boxes = tilted_row(angle, n=6)
     found, along, across = tile_rects(np.array(boxes))
     assert abs(np.degrees(found) - 30) < 2
     assert np.allclose(along, 40.0, rtol=0.05)
@@ -154,7 +136,7 @@ def test_a_tile_on_a_tilted_row_is_read_from_its_turned_crop_too(
 ) -> None:
     """The box crop of a tile on a row at 30 degrees shows its face askew among the
     background; the reading averages it with the crop turned square to the row."""
-    img, boxes = _tilted_row(np.radians(30))
+    img, boxes = tilted_row(np.radians(30))
     monkeypatch.setattr(classifier, "probs", _surer_when_red_on_top)
     assert _surer_when_red_on_top(np.stack([cut(img, b) for b in boxes]))[:, 0].max() < 0.1
     reads = classifier(img, [Detection(b, 0.9) for b in boxes])
@@ -164,7 +146,7 @@ def test_a_tile_on_a_tilted_row_is_read_from_its_turned_crop_too(
 def test_boxes_found_twice_or_alone_are_still_read(classifier: Classifier) -> None:
     """The turned crop's rectangle comes from the row's spacing; two boxes on one spot
     (no spacing at all) or a lone box still give one reading each."""
-    img, boxes = _tilted_row(np.radians(20), n=1)
+    img, boxes = tilted_row(np.radians(20), n=1)
     for dets in ([Detection(boxes[0], 0.9)], [Detection(boxes[0], 0.9)] * 3):
         reads = classifier(img, dets)
         assert len(reads) == len(dets)

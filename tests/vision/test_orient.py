@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from scorer.tiles import CODES
+from tests.vision.photo_fixtures import tilted_row
 from vision.classify import cut
 from vision.orient import (
     DEFAULT_MODEL,
@@ -121,6 +122,47 @@ def test_output_shape_and_length() -> None:
     assert orienter(img, []).shape == (0, 2)
     with pytest.raises(ValueError):
         orienter(np.zeros((4, 4, 3), np.uint8), dets)
+
+
+def _up_when_red_runs_across(crops: np.ndarray) -> np.ndarray:
+    """Stand-in model: sure the face top points up when some row of the crop is mostly red
+    (a face's top band lying square to the crop), sure it points right otherwise."""
+    out = np.zeros((len(crops), 4), np.float32)
+    for k, c in enumerate(crops):
+        red = (c[..., 2] > 200) & (c[..., 0] < 60)
+        out[k, 0 if red.mean(axis=1).max() > 0.7 else 1] = 1.0
+    return out
+
+
+@needs_model
+def test_a_face_sure_across_its_turned_row_is_believed(monkeypatch) -> None:
+    """On a row at 30 degrees the box crop shows the faces askew (here read as pointing
+    right, along the row); each tile's crop turned square to the row shows its face top
+    surely across the row, away from the player, and that direction is taken."""
+    angle = np.radians(30)
+    img, boxes = tilted_row(angle)
+    dets = [Detection(b, 0.9) for b in boxes]
+    orienter = Orienter()
+    monkeypatch.setattr(orienter, "probs", _up_when_red_runs_across)
+    away = np.array([np.sin(angle), -np.cos(angle)])  # square to the row, away from the player
+    assert np.allclose(orienter(img, dets), away, atol=0.02)
+    orienter.row_view = False
+    box_only = orienter(img, dets)
+    assert (box_only @ away < 0.6).all()  # the box crops alone do not say so
+
+
+@needs_model
+def test_a_face_not_sure_across_keeps_the_box_reading(monkeypatch) -> None:
+    """Where the turned crop's face does not point surely across the row (a sideways
+    tile's face, for which that crop is not cut), the box crop's direction stands."""
+    img, boxes = tilted_row(np.radians(30))
+    img[(img[..., 0] < 60) & (img[..., 1] < 60)] = (40, 40, 40)  # the red bands go dark grey
+    dets = [Detection(b, 0.9) for b in boxes]
+    orienter = Orienter()
+    monkeypatch.setattr(orienter, "probs", _up_when_red_runs_across)
+    both = orienter(img, dets)
+    orienter.row_view = False
+    assert np.allclose(both, orienter(img, dets))
 
 
 def _turn(img: np.ndarray, boxes: np.ndarray, ups: np.ndarray, k: int):

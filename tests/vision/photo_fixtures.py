@@ -1,0 +1,27 @@
+"""Small synthetic photos the vision tests draw themselves."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.rows import TILE_ASPECT
+
+
+def tilted_row(angle: float, n: int = 3, width: float = 40.0) -> tuple[np.ndarray, list]:
+    """A photo of `n` touching upright tiles in a row running at `angle` (radians): white
+    faces with a red band at the top of each face, on grey; and the tiles' boxes."""
+    img = np.full((400, 500, 3), 128, np.uint8)
+    along = np.array([np.cos(angle), np.sin(angle)])
+    across = np.array([-np.sin(angle), np.cos(angle)])  # towards the player
+    length = width * TILE_ASPECT
+    boxes = []
+    for k in range(n):
+        c = np.array([250.0, 200.0]) + (k - (n - 1) / 2) * width * along
+        a, b = along * width / 2, across * length / 2
+        face = np.array([c - a - b, c + a - b, c + a + b, c - a + b])
+        band = np.array([c - a - b, c + a - b, c + a - b / 2, c - a - b / 2])
+        cv2.fillConvexPoly(img, np.round(face).astype(np.int32), (255, 255, 255))
+        cv2.fillConvexPoly(img, np.round(band).astype(np.int32), (0, 0, 255))
+        boxes.append((*face.min(axis=0), *face.max(axis=0)))
+    return img, boxes
