@@ -26,7 +26,7 @@ import numpy as np
 
 from vision.classify import cut, row_crops, softmax, to_input
 from vision.detect import MODEL_DIR, check_image
-from vision.rows import tile_rects
+from vision.rows import FACE_ACROSS_SURE, tile_rects
 from vision.runtime import open_session
 from vision.types import Detection
 
@@ -35,10 +35,6 @@ CLASSES = ("up", "right", "down", "left")
 # unit direction of each class in crop coordinates (x right, y down)
 DIRS = np.array([(0.0, -1.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0)], np.float64)
 CROP = 64  # side of the crop `cut` makes
-#: how surely (|along| - |across|, -1..1) the face in a tile's turned crop must point across
-#: its row to be taken over the box crop's (held-out art: upright tiles on rows 25-45 degrees
-#: off the photo's axes read a median about -0.3 from the box crop, -0.55 from the turned one)
-ACROSS_SURE = 0.6
 
 
 def _boxes(boxes: np.ndarray | list) -> np.ndarray:
@@ -178,7 +174,8 @@ class Orienter:
         # a tile's rectangle is longer across its row than along it)
         in_row = expected_direction(probs[len(crops) :]) * np.stack([along, across], axis=1)
         in_row = _keep_length(in_row, expected_direction(probs[len(crops) :]))
-        sure = np.abs(in_row[:, 0]) - np.abs(in_row[:, 1]) < -ACROSS_SURE
+        # as surely across as keeps a tile upright in `rows.mark_sideways`
+        sure = np.abs(in_row[:, 0]) - np.abs(in_row[:, 1]) < -FACE_ACROSS_SURE
         c, s = np.cos(angle), np.sin(angle)
         to_photo = np.array([[c, -s], [s, c]])  # row (along, across) -> photo (x, y)
         vec[sure] = in_row[sure] @ to_photo.T
