@@ -14,8 +14,9 @@ boxes (the detector's share of the loss), `--true classes` gives each box
 the found tile's true class (the classifier's share); with true boxes it
 also prints how many face-up tiles the classifier names right, by style
 and by how far the rows lie off the photo's axes. `--box-crops-only`
-reads each tile from its box crop alone, without the second crop turned
-square to its row (`vision.classify.row_crops`), to measure what that adds.
+has the classifier and the orienter read each tile from its box crop
+alone, without the crop turned square to its row (`vision.classify.row_crops`),
+to measure what that adds.
 
     PYTHONPATH=. python bench/bench_heldout.py DIR [--limit N] [--oracle | --true boxes|classes]
         [--box-crops-only] [--show K]
@@ -210,14 +211,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--box-crops-only",
         action="store_true",
-        help="read each tile from its box crop alone (no crop turned square to its row)",
+        help="classifier and orienter read each tile from its box crop alone "
+        "(no crop turned square to its row)",
     )
     p.add_argument("--show", type=int, default=0, help="list this many failed scenes")
     args = p.parse_args(argv)
     if args.box_crops_only:
         from vision.pipeline import models
 
-        models()[1].row_view = False
+        _, classifier, orienter = models()
+        classifier.row_view = orienter.row_view = False
     metas = sorted((args.folder / "meta").glob("*.json"))
     metas = [m for m in metas if json.loads(m.read_text()).get("hand")]
     if args.limit:
