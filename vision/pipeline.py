@@ -1,7 +1,9 @@
 """Photo bytes → recognition result (the JSON object of CONTRACTS.md "Recognition output").
 
-The stages are plain functions on plain data: `load_photo` → detector →
-classifier → orienter → `read_hand` (`read_layout`, then `decode`). The
+The stages are plain functions on plain data: `load_photo` → detector
+(→ `turn_to_rows` when the rows run near the diagonal) → classifier →
+orienter (together `read_tiles`) → `read_hand` (`read_layout`, then
+`decode`). The
 models are loaded once per process and shared (onnxruntime sessions may
 run from several threads), so the web server can answer requests
 concurrently.
@@ -27,6 +29,7 @@ from vision.detect import unstretch
 from vision.errors import ModelError, PhotoError
 from vision.layout import NOTHING_SET_APART, OTHER_TUNINGS, Tuning, read_layout
 from vision.photo import MAX_BYTES, load_photo
+from vision.turn import turn_to_rows
 from vision.types import Detection, Group, Layout, TileRead
 
 DetectorFn = Callable[[np.ndarray], list[Detection]]
@@ -219,6 +222,43 @@ def _layout_key(reads: list[TileRead], layout: Layout) -> tuple:
     return groups, tuple(r.detection.sideways for r in reads), tuple(layout.warnings)
 
 
+Box = tuple[float, float, float, float]
+
+
+def read_tiles(
+    image: np.ndarray,
+    detector: DetectorFn,
+    classifier: ClassifierFn,
+    orienter: OrienterFn | None = None,
+) -> tuple[list[TileRead], Callable[[Box], Box]]:
+    """Find and read every tile of a photo: the reads, their boxes in the pixels the models
+    read them in, and the map from those pixels to the photo's.
+
+    A stretched photo is read squeezed back (`vision.detect.unstretch`),
+    one whose rows run near its diagonal turned square to them
+    (`vision.turn`): tiles then look like tiles to every stage.
+    """
+    look = getattr(detector, "look", None)
+    found, stretch = look(image) if look is not None else (detector(image), (1.0, 1.0))
+    work, detections = unstretch(image, found, stretch)
+    sx, sy = image.shape[1] / work.shape[1], image.shape[0] / work.shape[0]
+    turned = turn_to_rows(work, detections, detector) if detections else None
+    if turned is not None:
+        work, detections = turned.image, turned.detections
+    reads = classifier(work, detections) if detections else []
+    if len(reads) != len(detections):
+        raise ModelError("model_mismatch", "The classifier did not read every detected tile.")
+    if orienter is not None and reads:
+        for read, up in zip(reads, orienter(work, detections), strict=True):
+            read.up = (float(up[0]), float(up[1]))
+
+    def to_photo(box: Box) -> Box:
+        x1, y1, x2, y2 = box if turned is None else turned.box_back(box)
+        return (x1 * sx, y1 * sy, x2 * sx, y2 * sy)
+
+    return reads, to_photo
+
+
 def recognize_image(
     image: np.ndarray,
     name: str = "",
@@ -238,19 +278,10 @@ def recognize_image(
         classifier = classifier or default_classifier
         orienter = orienter or default_orienter
     started = time.perf_counter()
-    look = getattr(detector, "look", None)
-    found, stretch = look(image) if look is not None else (detector(image), (1.0, 1.0))
-    # a stretched photo is read squeezed back: tiles then look like tiles to every stage
-    work, detections = unstretch(image, found, stretch)
-    reads = classifier(work, detections) if detections else []
-    if len(reads) != len(detections):
-        raise ModelError("model_mismatch", "The classifier did not read every detected tile.")
-    if orienter is not None and reads:
-        for read, up in zip(reads, orienter(work, detections), strict=True):
-            read.up = (float(up[0]), float(up[1]))
+    reads, to_photo = read_tiles(image, detector, classifier, orienter)
     reads, layout, decoded = read_hand(reads)
-    for read, original in zip(reads, found, strict=True):
-        read.detection.box = original.box  # boxes in the pixels of the photo as given
+    for read in reads:  # boxes in the pixels of the photo as given
+        read.detection.box = to_photo(read.detection.box)
     out = result_json(reads, layout, decoded, name, (image.shape[1], image.shape[0]))
     if not reads:
         out["warnings"].append("No tiles were found in the photo.")

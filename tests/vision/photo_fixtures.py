@@ -8,16 +8,23 @@ import numpy as np
 from vision.rows import TILE_ASPECT
 
 
-def tilted_row(angle: float, n: int = 3, width: float = 40.0) -> tuple[np.ndarray, list]:
-    """A photo of `n` touching upright tiles in a row running at `angle` (radians): white
-    faces with a red band at the top of each face, on grey; and the tiles' boxes."""
-    img = np.full((400, 500, 3), 128, np.uint8)
+def tilted_row(
+    angle: float,
+    n: int = 3,
+    width: float = 40.0,
+    gap: float = 0.0,
+    size: tuple[int, int] = (500, 400),
+) -> tuple[np.ndarray, list]:
+    """A photo (`size` wide and high) of `n` upright tiles `gap` apart in a row running at
+    `angle` (radians) through its centre: white faces with a red band at the top of each
+    face, on grey; and the tiles' boxes."""
+    img = np.full((size[1], size[0], 3), 128, np.uint8)
     along = np.array([np.cos(angle), np.sin(angle)])
     across = np.array([-np.sin(angle), np.cos(angle)])  # towards the player
     length = width * TILE_ASPECT
     boxes = []
     for k in range(n):
-        c = np.array([250.0, 200.0]) + (k - (n - 1) / 2) * width * along
+        c = np.array(size, float) / 2 + (k - (n - 1) / 2) * (width + gap) * along
         a, b = along * width / 2, across * length / 2
         face = np.array([c - a - b, c + a - b, c + a + b, c - a + b])
         band = np.array([c - a - b, c + a - b, c + a - b / 2, c - a - b / 2])

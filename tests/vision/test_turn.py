@@ -1,0 +1,94 @@
+"""Turning a photo whose rows run near its diagonal square to them (`vision.turn`)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from tests.vision.photo_fixtures import tilted_row
+from vision.rows import TILE_ASPECT
+from vision.turn import TILE_PX, rows_tilt, turn_to_rows
+from vision.types import Detection
+
+
+def faces(image: np.ndarray) -> list[Detection]:
+    """Stand-in detector: the box around each light or red blob (a tile's face)."""
+    light = (image.max(axis=2) > 200).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(light)
+    return [
+        Detection((float(x), float(y), float(x + w), float(y + h)), 1.0)
+        for x, y, w, h, area in stats[1:n]
+        if area > 50
+    ]
+
+
+def test_rows_near_an_axis_are_read_as_they_lie() -> None:
+    img, boxes = tilted_row(np.radians(12), n=5, gap=6)
+    dets = [Detection(b, 1.0) for b in boxes]
+    assert abs(rows_tilt(dets) - 12) < 2
+    assert turn_to_rows(img, dets, faces) is None
+
+
+def test_a_diagonal_row_is_turned_square_and_its_tiles_found_upright() -> None:
+    """At 40 degrees each box holds as much table as tile; turned, the row runs along the
+    image axis and each face's box is an upright tile's, about 1.35 times taller than wide."""
+    img, boxes = tilted_row(np.radians(40), n=5, gap=6)
+    dets = [Detection(b, 1.0) for b in boxes]
+    assert abs(rows_tilt(dets) - 40) < 2
+    turned = turn_to_rows(img, dets, faces)
+    assert turned is not None and len(turned.detections) == 5
+    found = np.array([d.box for d in turned.detections])
+    tall = (found[:, 3] - found[:, 1]) / (found[:, 2] - found[:, 0])
+    assert np.allclose(tall, TILE_ASPECT, atol=0.15)
+    centres = (found[:, 1] + found[:, 3]) / 2
+    assert np.ptp(centres) < 3  # one straight row along the image's x axis
+    # each tile is reported in the photo's pixels, as the first look boxed it
+    back = sorted(turned.box_back(tuple(b)) for b in found)
+    assert np.allclose(back, sorted(boxes), atol=1e-6)
+
+
+def test_tiles_that_only_seemed_to_lie_at_an_angle_are_not_turned() -> None:
+    """Upright tiles stepped along a diagonal (a heap, not a row at an angle) fill their
+    boxes already: turned, their boxes grow, and the first look stands."""
+    img = np.full((400, 500, 3), 128, np.uint8)
+    dets = []
+    for k in range(5):
+        x, y = 100 + 60 * k, 60 + 60 * k
+        img[y : y + 54, x : x + 40] = 255
+        dets.append(Detection((x, y, x + 40.0, y + 54.0), 1.0))
+    assert abs(rows_tilt(dets)) >= 30
+    assert turn_to_rows(img, dets, faces) is None
+
+
+def test_a_large_photo_is_turned_at_a_bounded_size() -> None:
+    """Only the part holding the tiles is turned, shrunk so a tile's box is about TILE_PX
+    long: a 12 MP photo of big tiles is turned as a small one, its tiles still larger than
+    the 64 px crops they are read from."""
+    img, boxes = tilted_row(np.radians(-35), n=6, width=300, gap=30, size=(4000, 3000))
+    dets = [Detection(b, 1.0) for b in boxes]
+    turned = turn_to_rows(img, dets, faces)
+    assert turned is not None and len(turned.detections) == 6
+    assert turned.image.shape[0] * turned.image.shape[1] < 1.5e6
+    length = np.median([d.box[3] - d.box[1] for d in turned.detections])
+    assert 64 < length <= TILE_PX
+
+
+def test_the_pipeline_reads_a_diagonal_row_turned_and_reports_the_photo_boxes() -> None:
+    """`read_tiles` hands the classifier the turned photo, where each tile's box is an
+    upright tile's, and maps every box back to the photo's pixels."""
+    from vision.pipeline import read_tiles
+    from vision.types import TileRead
+
+    img, boxes = tilted_row(np.radians(-42), n=5, gap=6)
+    seen: list[np.ndarray] = []
+
+    def classifier(image: np.ndarray, dets: list[Detection]) -> list[TileRead]:
+        seen.append(np.array([d.box for d in dets]))
+        return [TileRead(d, np.full(43, 1 / 43)) for d in dets]
+
+    reads, to_photo = read_tiles(img, faces, classifier)
+    (given,) = seen
+    assert np.allclose((given[:, 3] - given[:, 1]) / (given[:, 2] - given[:, 0]), 1.35, atol=0.15)
+    photo_boxes = sorted(to_photo(r.detection.box) for r in reads)
+    first_look = sorted(d.box for d in faces(img))
+    assert np.allclose(photo_boxes, first_look)

@@ -1,0 +1,131 @@
+"""A photo whose rows run near its diagonal is read turned square to them.
+
+There an axis-aligned box holds as much of a tile's neighbours as of the
+tile: its shape no longer tells a sideways tile from an upright one, and
+its crop shows the face askew among other tiles' corners. Turned so its
+rows run along the image axes, the photo is read as the models know
+photos best. Only the part holding the tiles found is turned, shrunk so
+that a tile's box is about `TILE_PX` long (the crops are 64 px), which
+bounds the work whatever the photo's size; the tiles are then found again in it,
+and that look is kept only when its boxes fit the tiles clearly tighter
+(`TIGHTER`): the rows really did run at an angle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.rows import tile_length, tile_rects
+from vision.types import Detection
+
+#: rows this many degrees or more off the photo's axes are read turned square to them
+TURN_TILT = 30.0
+#: the long side of a tile's box the turned part of the photo is shrunk to (when larger)
+TILE_PX = 128.0
+#: margin around the tiles found, in tile lengths, that is turned with them
+MARGIN = 1.5
+#: the turned look is kept when it finds at least this share of the tiles the first found,
+KEEP_FOUND = 0.8
+#: ... and its boxes, measured in the photo's pixels, are at most this share of the first
+#: look's in area (median): a tile lying at 30-45 degrees fills about half its upright box,
+#: one that only seemed to (a heap, rows misjudged) fills its box already
+TIGHTER = 0.75
+
+
+#: how much a box mapped back must overlap (IoU) a box of the first look to be reported as it
+SAME_TILE = 0.5
+
+
+@dataclass
+class Turned:
+    """The turned part of the photo, the tiles found in it, the map (2x3) from its
+    pixels back to the photo it was cut from, and the first look's boxes."""
+
+    image: np.ndarray
+    detections: list[Detection]
+    back: np.ndarray
+    first: np.ndarray
+
+    def box_back(self, box: tuple[float, float, float, float]) -> tuple[float, ...]:
+        """A box of the turned photo as a box of the photo: the first look's box on the same
+        tile where there is one (it fits the tile as an upright box fits it), else the box
+        around the turned box's corners."""
+        x1, y1, x2, y2 = box
+        corners = np.array([[x1, y1, 1], [x2, y1, 1], [x2, y2, 1], [x1, y2, 1]], dtype=float)
+        moved = corners @ self.back.T
+        out = np.array([*moved.min(axis=0), *moved.max(axis=0)])
+        if len(self.first):
+            lo = np.maximum(self.first[:, :2], out[:2])
+            hi = np.minimum(self.first[:, 2:], out[2:])
+            inter = np.prod(np.clip(hi - lo, 0, None), axis=1)
+            areas = np.prod(self.first[:, 2:] - self.first[:, :2], axis=1)
+            iou = inter / (areas + np.prod(out[2:] - out[:2]) - inter)
+            if iou.max() >= SAME_TILE:
+                return tuple(float(v) for v in self.first[int(iou.argmax())])
+        return tuple(float(v) for v in out)
+
+
+def rows_tilt(detections: list[Detection]) -> float:
+    """Degrees (-45..45) the rows run off the nearest image axis; 0 with under 3 tiles."""
+    if len(detections) < 3:
+        return 0.0
+    angle, _, _ = tile_rects(np.array([d.box for d in detections], dtype=float))
+    return float((np.degrees(angle) + 45) % 90 - 45)
+
+
+def turn_to_rows(
+    image: np.ndarray,
+    detections: list[Detection],
+    find: Callable[[np.ndarray], list[Detection]],
+) -> Turned | None:
+    """The photo turned square to its rows and the tiles `find` finds there, or None when
+    its rows lie within TURN_TILT of its axes or the turned look finds clearly fewer."""
+    tilt = rows_tilt(detections)
+    if abs(tilt) < TURN_TILT:
+        return None
+    boxes = np.array([d.box for d in detections], dtype=float)
+    length = tile_length(boxes)
+    h, w = image.shape[:2]
+    pad = MARGIN * length
+    x1, y1 = int(max(boxes[:, 0].min() - pad, 0)), int(max(boxes[:, 1].min() - pad, 0))
+    x2, y2 = int(min(boxes[:, 2].max() + pad, w)), int(min(boxes[:, 3].max() + pad, h))
+    part = image[y1:y2, x1:x2]
+    scale = min(1.0, TILE_PX / max(length, 1e-6))
+    if scale < 1:  # shrink by area averaging first: a turn alone would alias fine strokes
+        small = (max(1, round(part.shape[1] * scale)), max(1, round(part.shape[0] * scale)))
+        part = cv2.resize(part, small, interpolation=cv2.INTER_AREA)
+    ph, pw = part.shape[:2]
+    c, s = np.cos(np.radians(tilt)), np.sin(np.radians(tilt))
+    size = (int(np.ceil(pw * c + ph * abs(s))), int(np.ceil(pw * abs(s) + ph * c)))
+    # photo -> part (cut and shrunk) -> turned by -tilt about the part's centre, recentred
+    to_part = np.array(
+        [[pw / (x2 - x1), 0, -x1 * pw / (x2 - x1)], [0, ph / (y2 - y1), -y1 * ph / (y2 - y1)]]
+    )
+    spin = np.array([[c, s], [-s, c]])
+    to_turned = np.hstack([spin, (np.array(size) / 2 - spin @ [pw / 2, ph / 2])[:, None]])
+    rim = np.concatenate([part[0], part[-1], part[:, 0], part[:, -1]])
+    turned = cv2.warpAffine(
+        part,
+        to_turned,
+        size,
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=tuple(float(v) for v in np.median(rim, axis=0)),  # the table, plain
+    )
+    forward = to_turned @ np.vstack([to_part, [0, 0, 1]])
+    found = find(turned)
+    if len(found) < KEEP_FOUND * len(detections):
+        return None
+    shrunk = (pw / (x2 - x1)) * (ph / (y2 - y1))  # turned pixels per photo pixel, in area
+    if _median_area(found) / shrunk > TIGHTER * _median_area(detections):
+        return None
+    return Turned(turned, found, cv2.invertAffineTransform(forward), boxes)
+
+
+def _median_area(detections: list[Detection]) -> float:
+    boxes = np.array([d.box for d in detections], dtype=float).reshape(-1, 4)
+    return float(np.median((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])))
