@@ -31,8 +31,8 @@ from datasets.cmdv4 import load_split, with_fixes  # noqa: E402
 from datasets.detector_crops import iou  # noqa: E402
 from scorer.tiles import FLOWER_CODES  # noqa: E402
 from vision.classify import Classifier  # noqa: E402
-from vision.detect import Detector, unstretch  # noqa: E402
-from vision.pipeline import read_hand  # noqa: E402
+from vision.detect import Detector  # noqa: E402
+from vision.pipeline import read_hand, read_tiles  # noqa: E402
 
 
 def match(pred_boxes, pred_codes, scores, gt_boxes, gt_codes, class_aware: bool) -> list[int]:
@@ -73,12 +73,10 @@ def evaluate(
         img = cv2.imread(str(s.image_path), cv2.IMREAD_COLOR)
         h, w = img.shape[:2]
         gt = [(b[0] * w, b[1] * h, b[2] * w, b[3] * h) for b in s.boxes]
-        found, stretch = det.look(img)
-        work, dets = unstretch(img, found, stretch)  # as the pipeline reads a stretched photo
-        reads = cls(work, dets)
+        reads, to_photo = read_tiles(img, det, cls)  # found and read as the pipeline does
         if decoded:  # the tiles as `mcr recognize` reports them, after the rules had their say
             reads = read_hand(reads)[0]
-        boxes = [d.box for d in found]
+        boxes = [to_photo(r.detection.box) for r in reads]
         codes = [r.chosen for r in reads]
         scores = [r.detection.score for r in reads]
         m = match(boxes, codes, scores, gt, s.codes, class_aware=True)
@@ -121,12 +119,12 @@ def time_12mp(det: Detector, cls: Classifier, split: str, repeats: int) -> dict:
     samples = [s for s in load_split(split) if s.image_path.name.startswith("hand_")] or load_split(split)
     img = cv2.imread(str(samples[0].image_path), cv2.IMREAD_COLOR)
     big = cv2.resize(img, (4000, 3000), interpolation=cv2.INTER_CUBIC)
-    cls(big, det(big))
+    read_tiles(big, det, cls)
     times = []
     n = 0
     for _ in range(repeats):
         t = time.perf_counter()
-        reads = cls(big, det(big))
+        reads, _ = read_tiles(big, det, cls)
         times.append(time.perf_counter() - t)
         n = len(reads)
     return {"seconds_per_12mp_mean": float(np.mean(times)), "seconds_per_12mp_max": float(np.max(times)), "tiles_in_timed_photo": n}
