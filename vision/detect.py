@@ -79,22 +79,27 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-x))
 
 
+def ious(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """Intersection over union of one box (x1, y1, x2, y2) with each of `boxes` (N,4)."""
+    box, boxes = np.asarray(box, dtype=float), np.asarray(boxes, dtype=float).reshape(-1, 4)
+    inter = np.prod(
+        np.clip(np.minimum(box[2:], boxes[:, 2:]) - np.maximum(box[:2], boxes[:, :2]), 0, None),
+        axis=1,
+    )
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    return inter / np.maximum(area + areas - inter, 1e-9)
+
+
 def nms(boxes: np.ndarray, scores: np.ndarray, thr: float) -> list[int]:
     """Greedy non-maximum suppression; returns kept indices, best first."""
     order = np.argsort(-scores)
     keep: list[int] = []
-    areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
     while len(order):
         i = int(order[0])
         keep.append(i)
         rest = order[1:]
-        x1 = np.maximum(boxes[i, 0], boxes[rest, 0])
-        y1 = np.maximum(boxes[i, 1], boxes[rest, 1])
-        x2 = np.minimum(boxes[i, 2], boxes[rest, 2])
-        y2 = np.minimum(boxes[i, 3], boxes[rest, 3])
-        inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-        iou = inter / np.maximum(areas[i] + areas[rest] - inter, 1e-9)
-        order = rest[iou < thr]
+        order = rest[ious(boxes[i], boxes[rest]) < thr]
     return keep
 
 

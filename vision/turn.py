@@ -6,9 +6,9 @@ its crop shows the face askew among other tiles' corners. Turned so its
 rows run along the image axes, the photo is read as the models know
 photos best. Only the part holding the tiles found is turned, shrunk so
 that a tile's box is about `TILE_PX` long (the crops are 64 px), which
-bounds the work whatever the photo's size; the tiles are then found again in it,
-and that look is kept only when its boxes fit the tiles clearly tighter
-(`TIGHTER`): the rows really did run at an angle.
+bounds the work whatever the photo's size. The tiles are then found again
+in it, and that look is kept only when its boxes fit the tiles clearly
+tighter (`TIGHTER`): the rows really did run at an angle.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.detect import ious
 from vision.rows import tile_length, tile_rects
 from vision.types import Detection
 
@@ -34,8 +35,6 @@ KEEP_FOUND = 0.8
 #: look's in area (median): a tile lying at 30-45 degrees fills about half its upright box,
 #: one that only seemed to (a heap, rows misjudged) fills its box already
 TIGHTER = 0.75
-
-
 #: how much a box mapped back must overlap (IoU) a box of the first look to be reported as it
 SAME_TILE = 0.5
 
@@ -58,14 +57,9 @@ class Turned:
         corners = np.array([[x1, y1, 1], [x2, y1, 1], [x2, y2, 1], [x1, y2, 1]], dtype=float)
         moved = corners @ self.back.T
         out = np.array([*moved.min(axis=0), *moved.max(axis=0)])
-        if len(self.first):
-            lo = np.maximum(self.first[:, :2], out[:2])
-            hi = np.minimum(self.first[:, 2:], out[2:])
-            inter = np.prod(np.clip(hi - lo, 0, None), axis=1)
-            areas = np.prod(self.first[:, 2:] - self.first[:, :2], axis=1)
-            iou = inter / (areas + np.prod(out[2:] - out[:2]) - inter)
-            if iou.max() >= SAME_TILE:
-                return tuple(float(v) for v in self.first[int(iou.argmax())])
+        overlap = ious(out, self.first)
+        if len(overlap) and overlap.max() >= SAME_TILE:
+            out = self.first[int(overlap.argmax())]
         return tuple(float(v) for v in out)
 
 
