@@ -67,15 +67,9 @@ def turned_cut(
     shrink = max(along, across) / INPUT
     if shrink > 1.5:
         reach = _reach(along, across)
-        h, w = image.shape[:2]
-        x1 = int(np.clip(np.floor(cx - reach), 0, w - 1))
-        y1 = int(np.clip(np.floor(cy - reach), 0, h - 1))
-        x2 = int(np.clip(np.ceil(cx + reach), x1 + 1, w))
-        y2 = int(np.clip(np.ceil(cy + reach), y1 + 1, h))
-        patch = image[y1:y2, x1:x2]
-        size = (max(1, round(patch.shape[1] / shrink)), max(1, round(patch.shape[0] / shrink)))
-        image = cv2.resize(patch, size, interpolation=cv2.INTER_AREA)
-        kx, ky = size[0] / patch.shape[1], size[1] / patch.shape[0]
+        image, (x1, y1), (kx, ky) = _shrunk_part(
+            image, (cx - reach, cy - reach), (cx + reach, cy + reach), shrink
+        )
         cx, cy, along, across = (cx - x1) * kx, (cy - y1) * ky, along * kx, across * ky
     # crop pixel (i, j) -> photo point: centre + i along the row + j across it
     m = np.array([[c * along, -s * across], [s * along, c * across]]) / INPUT
@@ -91,6 +85,23 @@ def turned_cut(
     if along > across:
         crop = np.ascontiguousarray(np.rot90(crop, 1))
     return crop
+
+
+def _shrunk_part(
+    image: np.ndarray, lo: tuple[float, float], hi: tuple[float, float], shrink: float
+) -> tuple[np.ndarray, tuple[int, int], tuple[float, float]]:
+    """The photo's pixels from `lo` to `hi` (x, y; clipped to the photo), shrunk `shrink`
+    times by area averaging: the part, its top-left corner in the photo, and the scale
+    (x, y) from photo pixels to the part's."""
+    h, w = image.shape[:2]
+    x1 = int(np.clip(np.floor(lo[0]), 0, w - 1))
+    y1 = int(np.clip(np.floor(lo[1]), 0, h - 1))
+    x2 = int(np.clip(np.ceil(hi[0]), x1 + 1, w))
+    y2 = int(np.clip(np.ceil(hi[1]), y1 + 1, h))
+    part = image[y1:y2, x1:x2]
+    size = (max(1, round(part.shape[1] / shrink)), max(1, round(part.shape[0] / shrink)))
+    small = cv2.resize(part, size, interpolation=cv2.INTER_AREA)
+    return small, (x1, y1), (size[0] / part.shape[1], size[1] / part.shape[0])
 
 
 def _reach(along: float | np.ndarray, across: float | np.ndarray) -> float | np.ndarray:
@@ -110,18 +121,11 @@ def row_crops(image: np.ndarray, detections: list[Detection]) -> np.ndarray:
     centers = (boxes[:, :2] + boxes[:, 2:]) / 2
     shrink = float(np.median(np.maximum(along, across))) / INPUT
     if shrink > 1.5:
-        h, w = image.shape[:2]
         reach = _reach(along, across)
-        x1 = int(np.clip(np.floor((centers[:, 0] - reach).min()), 0, w - 1))
-        y1 = int(np.clip(np.floor((centers[:, 1] - reach).min()), 0, h - 1))
-        x2 = int(np.clip(np.ceil((centers[:, 0] + reach).max()), x1 + 1, w))
-        y2 = int(np.clip(np.ceil((centers[:, 1] + reach).max()), y1 + 1, h))
-        part = image[y1:y2, x1:x2]
-        size = (max(1, round(part.shape[1] / shrink)), max(1, round(part.shape[0] / shrink)))
-        image = cv2.resize(part, size, interpolation=cv2.INTER_AREA)
-        k = np.array([size[0] / part.shape[1], size[1] / part.shape[0]])
-        centers = (centers - [x1, y1]) * k
-        along, across = along * k.mean(), across * k.mean()
+        lo, hi = (centers - reach[:, None]).min(axis=0), (centers + reach[:, None]).max(axis=0)
+        image, corner, k = _shrunk_part(image, tuple(lo), tuple(hi), shrink)
+        centers = (centers - corner) * k
+        along, across = along * np.mean(k), across * np.mean(k)
     return np.stack(
         [
             turned_cut(image, (float(x), float(y)), angle, float(a), float(b))

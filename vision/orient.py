@@ -172,8 +172,8 @@ class Orienter:
         angle, along, across = tile_rects(boxes)
         # the turned crop's x runs along the row, its y across it (never turned a quarter:
         # a tile's rectangle is longer across its row than along it)
-        in_row = expected_direction(probs[len(crops) :]) * np.stack([along, across], axis=1)
-        in_row = _keep_length(in_row, expected_direction(probs[len(crops) :]))
+        turned_dir = expected_direction(probs[len(crops) :])
+        in_row = _keep_length(turned_dir * np.stack([along, across], axis=1), turned_dir)
         # as surely across as keeps a tile upright in `rows.mark_sideways`
         sure = np.abs(in_row[:, 0]) - np.abs(in_row[:, 1]) < -FACE_ACROSS_SURE
         c, s = np.cos(angle), np.sin(angle)
