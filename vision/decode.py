@@ -23,7 +23,7 @@ from scorer.forms import is_complete
 from scorer.hand import Hand, Meld, MeldKind
 from scorer.notation import format_hand
 from scorer.tiles import BACK_INDEX, CODES, FLOWER_FIRST, NUM_KINDS
-from vision.layout import top_class
+from vision.layout.kinds import top_class
 from vision.types import Group, Layout, TileRead
 
 #: classes kept per tile / per meld

@@ -467,7 +467,7 @@ def test_a_wrong_sideways_mark_in_touching_melds_is_taken_back() -> None:
     """Touching melds `[345s,2][999m,3]` where one 9m, seen at an angle, was marked
     sideways too: no cut gives melds with every mark, so the mark that leaves melds
     (seed 003 实战细节 五: one claimed tile per meld) is taken back."""
-    from vision.layout import _Slot, _split_forgiving
+    from vision.layout.melds import Slot, _split_forgiving
 
     codes = ["3s", "4s", "5s", "9m", "9m", "9m"]
     marks = [False, True, False, True, False, True]
@@ -476,7 +476,7 @@ def test_a_wrong_sideways_mark_in_touching_melds_is_taken_back() -> None:
     slots = []
     for i, ((_, box), side) in enumerate(zip(tiles, marks, strict=True)):
         reads[i].detection.sideways = side
-        slots.append(_Slot([i], box[0], box[2], side, 30.0))
+        slots.append(Slot([i], box[0], box[2], side, 30.0))
     parts = _split_forgiving(slots, reads)
     assert parts is not None
     assert [([reads[i].chosen or _top(reads[i]) for s in seg for i in s.tiles], giver)

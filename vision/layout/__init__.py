@@ -1,0 +1,137 @@
+"""Read how the tiles lie: rows, melds, the concealed hand, the winning tile, flowers.
+
+Only positions, box shapes and each tile's kind (flower, face-down back
+or a playing tile, by summed probability) are used here; which playing
+tile each one is gets decided later by `vision.decode`, under the rules.
+A kind read against where the tile lies gives way when the other kind
+was fairly likely: a "flower" inside the hand row, or one the row is
+short of, is a playing tile, and so is a "back" that makes no concealed
+kong; what lies apart from a whole hand row is an exposed meld.
+
+Table practice (rules seed 003, 实战细节 五 鸣牌的摆放): an exposed meld
+has its claimed tile sideways, a concealed kong shows backs. The winning
+tile is set apart at the end of the concealed row; melds are shown
+"在立牌前", beyond it.
+
+The photo may be turned by any angle and seen in perspective: `vision.rows`
+finds the rows and the sideways tiles; gaps and the tile set apart are
+judged against each tile's neighbours (far tiles look smaller). The
+reading direction comes from where the winning tile lies and from the
+concealed row being nearest the player.
+
+This package's `__init__` holds the flow; each step is a module of its own:
+`stacks` (boxes on one another), `slots` (a row's places and its runs of
+touching tiles), `kongs`, `melds`, `flowers`, `hand` (the hand row, the
+tile set apart, what lies apart from it) and `direction` (which way the
+rows read), with `kinds` (a tile's kind) and `tuning` (the thresholds)
+under them all.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.layout.direction import facing, rows_reversed
+from vision.layout.flowers import flowers_aside, flowers_by_count, flowers_the_hand_needs
+from vision.layout.hand import (
+    NOTHING_SET_APART,
+    add_hand,
+    melds_off_the_hand,
+    melds_unmarked,
+    set_apart_by_spacing,
+)
+from vision.layout.kinds import top_class
+from vision.layout.kongs import add_concealed_kongs, kongs_apart
+from vision.layout.melds import add_melds, melds_apart
+from vision.layout.slots import Cluster, row_slots, touching_runs
+from vision.layout.stacks import duplicates, put_back_stacked
+from vision.layout.tuning import OTHER_TUNINGS, Tuning
+from vision.rows import Frame, find_rows, mark_sideways, tile_length
+from vision.types import Group, Layout, TileRead
+
+__all__ = ["NOTHING_SET_APART", "OTHER_TUNINGS", "Tuning", "read_layout", "top_class"]
+
+
+def read_layout(reads: list[TileRead], tuning: Tuning = Tuning()) -> Layout:
+    """Group the tiles of one photo into the concealed row, melds, winning tile and flowers.
+
+    Sets `detection.sideways` on tiles whose box lies across their row.
+    Groups list tile indices in reading order (the player's left to right).
+    """
+    layout = Layout()
+    if not reads:
+        return layout
+    boxes = np.array([r.detection.box for r in reads], dtype=float)
+    dups = duplicates(reads, boxes)
+    live = [i for i in range(len(reads)) if i not in dups]
+    length = tile_length(boxes[live])
+    top = [top_class(r) for r in reads]
+
+    angle, frame, rows = find_rows(boxes, live, length)
+    vertical = angle >= np.pi / 4
+    rotation = 90 if vertical else 0
+    mark_sideways(reads, frame, rows, tuning.sideways_score, tuning.sideways_min_wide)
+    put_back_stacked(reads, frame, rows, dups)
+    flowers = flowers_aside(reads, frame, rows, top, tuning)
+    clusters, warnings = _group(reads, frame, rows, flowers, top, tuning)
+    if flowers_the_hand_needs(clusters, reads, rows, flowers, top):
+        clusters, warnings = _group(reads, frame, rows, flowers, top, tuning)
+    layout.warnings.extend(warnings)
+    clusters = flowers_by_count(clusters, reads, flowers)
+    clusters = set_apart_by_spacing(clusters, frame, tuning)
+    clusters, off_hand = melds_off_the_hand(clusters, frame, length)
+    clusters = melds_unmarked(clusters, frame, reads, layout)
+    turned = rows_reversed(clusters, facing(reads, clusters, angle))
+    if turned:
+        rotation += 180
+        n_rows = len(rows)
+        clusters = [Cluster(n_rows - 1 - c.row, c.kind, c.slots[::-1]) for c in clusters[::-1]]
+    elif turned is None and len(clusters) > 1:
+        layout.warnings.append(
+            "Could not tell which way the photo is turned (no winning tile set apart); "
+            "assumed the rows read " + ("top to bottom." if vertical else "left to right.")
+        )
+    layout.rotation = rotation
+    for c in sorted(clusters, key=lambda c: c.row):
+        if c.kind == "kong":
+            add_concealed_kongs(layout, c.tiles, top)
+        elif c.kind == "meld":
+            add_melds(layout, c.slots, reads)
+    add_hand(layout, [(c.row, c.tiles) for c in clusters if c.kind == "plain"])
+    if flowers:
+        layout.groups.append(Group(role="flowers", tiles=flowers))
+    if off_hand:
+        layout.groups.append(Group(role="extra", tiles=off_hand))
+        layout.warnings.append(
+            f"Left out {len(off_hand)} tile(s) lying together away from the complete hand row."
+        )
+    if dups:
+        layout.groups.append(Group(role="extra", tiles=sorted(dups)))
+        layout.warnings.append(f"Ignored {len(dups)} box(es) found twice on the same tile.")
+    return layout
+
+
+def _group(
+    reads: list[TileRead],
+    frame: Frame,
+    rows: list[list[int]],
+    flowers: list[int],
+    top: list[int],
+    tuning: Tuning,
+) -> tuple[list[Cluster], list[str]]:
+    """Each row's touching tiles (flowers aside) as concealed kongs, melds and plain runs,
+    with the warnings that cutting them gave."""
+    scratch = Layout()
+    clusters: list[Cluster] = []
+    flower_set = set(flowers)
+    for row_no, row in enumerate(rows):
+        slots = row_slots(reads, frame, [i for i in row if i not in flower_set])
+        for run in touching_runs(slots, tuning):
+            for kind, part in kongs_apart(run, top, reads):
+                if kind == "kong":
+                    clusters.append(Cluster(row_no, kind, part))
+                else:
+                    clusters.extend(
+                        Cluster(row_no, k, p) for k, p in melds_apart(part, reads, scratch)
+                    )
+    return clusters, scratch.warnings

@@ -1,0 +1,130 @@
+"""Flowers: set apart from the hand, counted for scoring, never inside a run of playing tiles.
+
+A classifier meeting unfamiliar art mixes flowers up with playing tiles;
+where a tile lies, and how many tiles the hand row holds, settle which it is.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from scorer.tiles import BACK_INDEX, FLOWER_FIRST
+from vision.layout.hand import hand_need, hand_row, held_in
+from vision.layout.kinds import face_up, play_sum
+from vision.layout.slots import Cluster, row_slots, touching_runs
+from vision.layout.tuning import Tuning
+from vision.rows import Frame
+from vision.types import TileRead
+
+#: the least mean flower probability of surplus tiles beside the hand taken as flowers
+FLOWER_SURPLUS = 0.1
+#: ... and the least that makes a tile read as a flower one the hand row may take back
+#: when short of tiles (cmd-v4 valid, a set the classifier knows: its flowers give a
+#: median 0.045, 4 of 173 above 0.3; held-out art's tiles read as flowers, about 0.4)
+FLOWER_FACE = 0.3
+
+
+def _flower_sum(read: TileRead) -> float:
+    """The tile's summed probability of being a flower."""
+    return float(np.asarray(read.probs)[FLOWER_FIRST:BACK_INDEX].sum())
+
+
+def _is_flower(k: int) -> bool:
+    return FLOWER_FIRST <= k < BACK_INDEX
+
+
+def _mean_flower(cluster: Cluster, reads: list[TileRead]) -> float:
+    return float(np.mean([_flower_sum(reads[i]) for i in cluster.tiles]))
+
+
+def flowers_aside(
+    reads: list[TileRead], frame: Frame, rows: list[list[int]], top: list[int], tuning: Tuning
+) -> list[int]:
+    """The tiles read as flowers, but for those lying inside a run of playing tiles.
+
+    Flowers are laid to one side of the hand (rules seed 003, 实战细节 五),
+    never in the middle of the concealed row or of a meld. A tile read as a
+    flower with touching playing tiles on both sides is a playing tile whose
+    art the classifier mistook (one tile set's bamboo 1, a bird, read as a
+    flower): its kind in `top` becomes its most probable playing tile.
+    """
+    flowers = []
+    for row in rows:
+        for run in touching_runs(row_slots(reads, frame, row), tuning):
+            tiles = [i for slot in run for i in slot.tiles]
+            for k, i in enumerate(tiles):
+                if not _is_flower(top[i]):
+                    continue
+                inside = 0 < k < len(tiles) - 1 and all(
+                    top[j] < FLOWER_FIRST for j in (tiles[k - 1], tiles[k + 1])
+                )
+                if inside:
+                    top[i] = face_up(reads[i])
+                else:
+                    flowers.append(i)
+    return sorted(flowers)
+
+
+def flowers_by_count(
+    clusters: list[Cluster], reads: list[TileRead], flowers: list[int]
+) -> list[Cluster]:
+    """Flowers the classifier could not name: tiles beyond a hand's count, most flower-like.
+
+    A hand holds 14 tiles besides its melds' fourth tiles, so upright tiles
+    in the hand row beyond that are flowers (or strays). A classifier meeting
+    an unfamiliar art style often spreads a flower's probability over the
+    playing tiles; the flowers lie together, apart from the hand, so whole
+    touching groups at the row's ends are taken, the most flower-like
+    first, while the count stays over. Moved tiles are added to `flowers`.
+    """
+    main = hand_row(clusters)
+    need = hand_need(clusters, reads)
+    plain = [c for c in clusters if c.row == main and c.kind == "plain"]
+    total = sum(len(c.tiles) for c in plain)
+    while total > need and len(plain) >= 2:
+        best = max((plain[0], plain[-1]), key=lambda c: _mean_flower(c, reads))
+        if _mean_flower(best, reads) < FLOWER_SURPLUS or total - len(best.tiles) < need - 1:
+            break
+        plain.remove(best)
+        clusters = [c for c in clusters if c is not best]
+        flowers.extend(best.tiles)
+        total -= len(best.tiles)
+    return clusters
+
+
+def flowers_the_hand_needs(
+    clusters: list[Cluster],
+    reads: list[TileRead],
+    rows: list[list[int]],
+    flowers: list[int],
+    top: list[int],
+) -> bool:
+    """Tiles read as flowers that the hand row is short of: the least flower-like first.
+
+    The counterpart of `flowers_by_count`. A hand holds 14 tiles besides
+    its melds' fourth tiles; when its row holds fewer, tiles of that row
+    read as flowers but fairly likely face-up playing tiles
+    (`FLOWER_FACE`), or read as a flower another tile is read as too (each
+    flower exists once), are taken back into it (their kind in `top`
+    becomes their most probable playing tile) while the count stays short.
+    Returns whether any was, so the rows are grouped again.
+    """
+    main = hand_row(clusters)
+    if main < 0:
+        return False
+    held = held_in(clusters, main)
+    short = hand_need(clusters, reads) - held
+    named = [top[i] for i in flowers]
+    taken = sorted(
+        (
+            i
+            for i in rows[main]
+            if i in flowers and (play_sum(reads[i]) >= FLOWER_FACE or named.count(top[i]) > 1)
+        ),
+        key=lambda i: play_sum(reads[i]),
+        reverse=True,
+    )[: max(short, 0)]
+    for i in taken:
+        flowers.remove(i)
+        top[i] = face_up(reads[i])
+    return bool(taken)

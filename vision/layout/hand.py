@@ -1,0 +1,209 @@
+"""The hand row: which row it is, how many tiles it should hold, the tile set apart.
+
+Also what lies apart from it: upright runs there may be melds whose
+claimed tile did not look sideways, and groups far away may be the wall or
+another player's tiles.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.layout.melds import plausible, split_melds
+from vision.layout.slots import Cluster, Slot
+from vision.layout.tuning import Tuning
+from vision.rows import Frame, face_along
+from vision.types import Group, Layout, TileRead
+
+#: the most upright tiles a hand row can hold (14, and a stray one)
+MAX_HAND_ROW = 15
+MELD_REACH = 3.0  # tile lengths: a player's melds lie right beside the hand row
+#: a hand laid out in one row: read as it lies, not by thresholds loosened until some
+#: tile looks set apart (see `vision.pipeline.read_hand`)
+NOTHING_SET_APART = (
+    "No tile is set apart at the end of the hand; took its last tile as the winning tile."
+)
+
+
+def hand_row(clusters: list[Cluster]) -> int:
+    """The row holding most upright tiles, up to a hand's worth (a heap or the wall holds
+    more), nearest the player on a tie: the concealed hand."""
+    per_row: dict[int, int] = {}
+    for c in clusters:
+        if c.kind == "plain":
+            per_row[c.row] = per_row.get(c.row, 0) + len(c.tiles)
+    return _main_row(per_row) if per_row else -1
+
+
+def _main_row(per_row: dict[int, int]) -> int:
+    fitting = [r for r in per_row if per_row[r] <= MAX_HAND_ROW] or list(per_row)
+    return max(fitting, key=lambda r: (per_row[r], r))
+
+
+def held_in(clusters: list[Cluster], row: int) -> int:
+    """How many upright tiles outside melds and kongs lie in the row."""
+    return sum(len(c.tiles) for c in clusters if c.row == row and c.kind == "plain")
+
+
+def hand_need(clusters: list[Cluster], reads: list[TileRead]) -> int:
+    """How many tiles the hand row holds (winning tile included) beside these melds."""
+    n_melds = 0
+    for c in clusters:
+        if c.kind == "kong":
+            n_melds += len(c.tiles) // 4
+        elif c.kind == "meld":
+            n_melds += len(split_melds(c.slots, reads) or [])
+    return 14 - 3 * n_melds
+
+
+def set_apart_by_spacing(clusters: list[Cluster], frame: Frame, tuning: Tuning) -> list[Cluster]:
+    """Split off the winning tile when it lies only slightly apart from the hand row.
+
+    A small gap at an end of the row shows best in the spacing of the tile
+    centres: touching upright tiles follow each other at a steady step
+    (shrinking smoothly with distance from the camera), and the step to a
+    tile set apart stands out against the neighbouring steps even where the
+    boxes, blurred by perspective, hide the gap itself.
+    """
+    main = hand_row(clusters)
+    plain = [c for c in clusters if c.kind == "plain" and c.row == main]
+    if not plain or any(len(c.tiles) == 1 for c in plain):
+        return clusters
+    hand = max(plain, key=lambda c: len(c.tiles))
+    if len(hand.slots) < 6 or any(len(s.tiles) > 1 for s in hand.slots):
+        return clusters
+    u = np.array([frame.u[s.tiles[0]] for s in hand.slots])
+    steps = np.abs(np.diff(u))
+    first = steps[0] / max(float(np.median(steps[1:5])), 1e-6)
+    last = steps[-1] / max(float(np.median(steps[-5:-1])), 1e-6)
+    if max(first, last) < tuning.set_apart_step or abs(first - last) < tuning.set_apart_margin:
+        return clusters
+    k = clusters.index(hand)
+    parts = [hand.slots[:1], hand.slots[1:]] if first > last else [hand.slots[:-1], hand.slots[-1:]]
+    return clusters[:k] + [Cluster(hand.row, "plain", p) for p in parts] + clusters[k + 1 :]
+
+
+def melds_unmarked(
+    clusters: list[Cluster], frame: Frame, reads: list[TileRead], layout: Layout
+) -> list[Cluster]:
+    """Upright tiles lying apart from the hand row taken for exposed melds, when the hand
+    row is a whole hand without them.
+
+    Concealed tiles stand in the hand row; what lies before it is exposed
+    (rules seed 003, 实战细节 五). Another row's upright tiles, in runs of
+    three (or four, or two runs of three) whose first readings make
+    chows, pungs or kongs, are melds whose claimed tile did not look
+    sideways (a tile seen from low down or along the diagonal; gaps may
+    then split the run too). In each, the tile that looks most sideways
+    (widest for its length, its face most along the row) is taken for the
+    claimed one, with a warning to check the giver.
+    """
+    main = hand_row(clusters)
+    apart: dict[int, list[Slot]] = {}
+    for c in clusters:
+        if c.kind == "plain" and c.row != main:
+            apart.setdefault(c.row, []).extend(c.slots)
+    if main < 0 or not apart:
+        return clusters
+    runs: list[Cluster] = []
+    for row, slots in apart.items():
+        slots = sorted(slots, key=lambda s: s.start)
+        if len(slots) not in (3, 4, 6):
+            return clusters
+        cuts = [slots[:3], slots[3:]] if len(slots) == 6 else [slots]
+        runs += [Cluster(row, "meld", cut) for cut in cuts]
+    if not all(plausible(run.slots, reads) for run in runs):
+        return clusters
+    held = held_in(clusters, main)
+    if held != hand_need(clusters, reads) - 3 * len(runs):
+        return clusters
+    for run in runs:
+        tiles = [s.tiles[0] for s in run.slots]
+        ratio = np.log(frame.eu[tiles] / np.maximum(frame.ev[tiles], 1e-6))
+        faces = np.array([face_along(reads[i], frame) for i in tiles])
+        k = int(np.argmax(ratio - np.median(ratio) + faces))
+        run.slots[k].sideways = True
+        reads[tiles[k]].detection.sideways = True
+    layout.warnings.append(
+        f"Took {sum(len(r.tiles) for r in runs)} tiles lying apart from the hand row for "
+        "exposed melds, though none of them lies clearly sideways; check who gave them."
+    )
+    return [c for c in clusters if c.kind != "plain" or c.row == main] + runs
+
+
+def melds_off_the_hand(
+    clusters: list[Cluster], frame: Frame, length: float
+) -> tuple[list[Cluster], list[int]]:
+    """Meld and kong groups that cannot be the player's: far from the hand row, and
+    the hand row complete without them (the wall or other players' tiles in the photo).
+
+    Returns the clusters kept and the tiles left out.
+    """
+    hand = hand_row(clusters)
+    if hand < 0:
+        return clusters, []
+    hand_tiles = [i for c in clusters if c.kind == "plain" and c.row == hand for i in c.tiles]
+    grouped = [c for c in clusters if c.kind != "plain"]
+    v_hand = float(np.median(frame.v[hand_tiles]))
+    far = [
+        c for c in grouped if abs(float(np.median(frame.v[c.tiles])) - v_hand) > MELD_REACH * length
+    ]
+    if not far:
+        return clusters, []
+
+    def sets(cs: list[Cluster]) -> int:
+        return sum(
+            len(c.tiles) // 4 if c.kind == "kong" else max(1, round(len(c.tiles) / 3)) for c in cs
+        )
+
+    def fits(n_sets: int) -> bool:  # the winning tile may lie in the row or beside it
+        return len(hand_tiles) + 3 * n_sets in (13, 14)
+
+    if fits(sets(grouped)) or not fits(sets(grouped) - sets(far)):
+        return clusters, []
+    kept = [c for c in clusters if all(c is not f for f in far)]
+    return kept, [i for c in far for i in c.tiles]
+
+
+def add_hand(layout: Layout, clusters: list[tuple[int, list[int]]]) -> None:
+    """The upright tiles: the concealed row, with the tile set apart at its end as winning.
+
+    Upright tiles in other rows are counted in the hand only when exactly
+    they complete its count; otherwise they are set aside (discards, the
+    wall or another player's tiles caught in the photo).
+    """
+    if not clusters:
+        return
+    per_row: dict[int, int] = {}
+    for row_no, tiles in clusters:
+        per_row[row_no] = per_row.get(row_no, 0) + len(tiles)
+    main = _main_row(per_row)
+    hand_clusters = [tiles for row_no, tiles in clusters if row_no == main]
+    apart = [tiles for row_no, tiles in clusters if row_no != main]
+    need = 14 - 3 * sum(g.role in ("meld", "concealed_kong") for g in layout.groups)
+    concealed = [i for tiles in hand_clusters for i in tiles]
+    winning: list[int] = []
+    if len(hand_clusters) >= 2 and len(hand_clusters[-1]) == 1:
+        winning, concealed = hand_clusters[-1], concealed[:-1]
+    singles = [tiles for tiles in apart if len(tiles) == 1]
+    if not winning and len(concealed) + 1 == need and len(singles) == 1:
+        winning = singles[0]
+        apart.remove(winning)
+        layout.warnings.append("Took the lone tile beside the hand row as the winning tile.")
+    if not winning and concealed:
+        winning, concealed = concealed[-1:], concealed[:-1]
+        layout.warnings.append(NOTHING_SET_APART)
+    extra = [i for tiles in apart for i in tiles]
+    if extra and len(concealed) + len(winning) + len(extra) == need:
+        concealed.extend(extra)
+        layout.warnings.append(
+            f"Counted {len(extra)} upright tile(s) lying away from the hand row as concealed."
+        )
+    elif extra:
+        layout.groups.append(Group(role="extra", tiles=extra))
+        layout.warnings.append(
+            f"Left out {len(extra)} upright tile(s) lying away from the hand row."
+        )
+    layout.groups.append(Group(role="concealed", tiles=concealed))
+    if winning:
+        layout.groups.append(Group(role="winning", tiles=winning))

@@ -1,0 +1,100 @@
+"""Concealed kongs: four tiles with backs at both ends, cut out of a run of touching tiles.
+
+A "back" that makes no such kong may be a face-up tile the classifier
+mistook (a blank white dragon); a kong lying all face down cannot be named.
+"""
+
+from __future__ import annotations
+
+from scorer.tiles import BACK_INDEX
+from vision.layout.kinds import face_up, play_sum
+from vision.layout.slots import Slot
+from vision.types import Group, Layout, TileRead
+
+#: the least playing-tile probability that makes a tile read as a back, but in no concealed
+#: kong, a face-up tile: held-out art, 90 % of true backs fall below 0.15 and a white
+#: dragon read as a back gives about 0.37
+STRAY_BACK_FACE = 0.2
+KONG_UNNAMED = "A concealed kong lies all face down: turn its middle two tiles up or name the tile."
+
+
+def kongs_apart(
+    run: list[Slot], top: list[int], reads: list[TileRead]
+) -> list[tuple[str, list[Slot]]]:
+    """Cut concealed kongs out of a run of touching tiles: ('kong' | 'rest', slots) pieces.
+
+    A concealed kong shows backs at both ends (or all four); it may be laid
+    against a meld or the hand. A tile read as a back that makes no such
+    four, yet could well be face up (`STRAY_BACK_FACE`), is taken for its
+    most probable playing tile (its kind in `top` changes). Other backs
+    that make no kong stay together with their run as one 'kong' piece,
+    which is then reported as unreadable.
+    """
+    back = [any(top[i] == BACK_INDEX for i in s.tiles) for s in run]
+    if not any(back):
+        return [("rest", run)]
+    pieces: list[tuple[str, list[Slot]]] = []
+    rest: list[Slot] = []
+    k = 0
+    while k < len(run):
+        window = run[k : k + 4]
+        if (
+            back[k]
+            and len(window) == 4
+            and back[k + 3]
+            and not any(s.sideways or len(s.tiles) > 1 for s in window)
+        ):
+            if rest:
+                pieces.append(("rest", rest))
+                rest = []
+            pieces.append(("kong", window))
+            k += 4
+            continue
+        rest.append(run[k])
+        k += 1
+    if rest:
+        pieces.append(("rest", rest))
+    strays = [i for kind, p in pieces if kind == "rest" for s in p for i in s.tiles]
+    strays = [i for i in strays if top[i] == BACK_INDEX]
+    if any(play_sum(reads[i]) < STRAY_BACK_FACE for i in strays):
+        return [("kong", run)]  # backs that make no concealed kong: leave the run whole
+    for i in strays:  # a face-up tile mistaken for a back (a blank white dragon)
+        top[i] = face_up(reads[i])
+    return pieces
+
+
+def _kong_short_one(tiles: list[int], top: list[int]) -> bool:
+    """Three tiles that can only be a concealed kong with one tile unseen.
+
+    A kong lies with its end tiles face down; a camera at a low angle, or a
+    detector that has not met this tile set's backs, may miss one of them, or
+    one face-up tile hidden behind its neighbour. What remains is three
+    tiles with a face-down one at an end and the face-up ones all alike.
+    """
+    if len(tiles) != 3 or BACK_INDEX not in (top[tiles[0]], top[tiles[-1]]):
+        return False
+    return len({top[i] for i in tiles if top[i] != BACK_INDEX}) <= 1
+
+
+def add_concealed_kongs(layout: Layout, tiles: list[int], top: list[int]) -> None:
+    """Add tiles with backs as concealed kongs, or as 'unknown' when they make none."""
+    if _kong_short_one(tiles, top):
+        layout.groups.append(Group(role="concealed_kong", tiles=tiles, claimed=0))
+        layout.warnings.append(
+            "Took 3 tiles with face-down ones for a concealed kong whose fourth tile "
+            "the photo does not show; check it."
+        )
+        if all(top[i] == BACK_INDEX for i in tiles):
+            layout.warnings.append(KONG_UNNAMED)
+        return
+    if len(tiles) % 4:
+        layout.groups.append(Group(role="unknown", tiles=tiles))
+        layout.warnings.append(
+            f"{len(tiles)} tiles with face-down ones lie together; a concealed kong is 4 tiles."
+        )
+        return
+    for k in range(0, len(tiles), 4):
+        kong = tiles[k : k + 4]
+        layout.groups.append(Group(role="concealed_kong", tiles=kong, claimed=0))
+        if all(top[i] == BACK_INDEX for i in kong):
+            layout.warnings.append(KONG_UNNAMED)

@@ -1,0 +1,186 @@
+"""Exposed melds: cutting touching tiles with sideways ones into pungs, kongs and chows.
+
+Table practice (rules seed 003, 实战细节 五 鸣牌的摆放): in an exposed meld
+the claimed tile lies sideways; for a pung or kong its place tells the
+giver (left tile → 上家 seat 1, middle → 对家 seat 2, right → 下家 seat 3);
+a promoted kong (加杠) has its fourth tile laid sideways on or next to the
+claimed one. Where several cuts fit, the one whose tiles' first readings
+already look like melds wins.
+"""
+
+from __future__ import annotations
+
+from vision.layout.kinds import top_class
+from vision.layout.slots import Slot
+from vision.types import Group, Layout, TileRead
+
+
+def _meld_segment(slots: list[Slot]) -> tuple[int, bool] | None:
+    """(giver position 1-3, promoted) when these slots form one exposed meld, else None."""
+    flags = [s.sideways for s in slots]
+    stacked = [len(s.tiles) == 2 for s in slots]
+    if len(slots) == 3 and sum(flags) == 1:
+        pos = flags.index(True)
+        return pos + 1, stacked[pos]
+    if len(slots) == 4 and not any(stacked):
+        if sum(flags) == 1:
+            pos = flags.index(True)
+            return {0: 1, 1: 2, 2: 2, 3: 3}[pos], False
+        if sum(flags) == 2:
+            pos = flags.index(True)
+            if flags[pos + 1]:
+                return pos + 1, True  # fourth tile laid next to the claimed one
+    return None
+
+
+def plausible(segment: list[Slot], reads: list[TileRead]) -> bool:
+    """Whether the first guesses of a meld's tiles already make a pung, kong or chow."""
+    kinds = sorted(top_class(reads[i]) for s in segment for i in s.tiles)
+    if len(set(kinds)) == 1:
+        return True
+    return (
+        len(kinds) == 3
+        and kinds[0] < 27
+        and kinds[0] // 9 == kinds[2] // 9
+        and kinds == [kinds[0], kinds[0] + 1, kinds[0] + 2]
+    )
+
+
+def _meld_score(parts: list[tuple[list[Slot], int, bool]], reads: list[TileRead]) -> int:
+    """How many of a cut's melds already look like melds: the measure every cut is chosen by."""
+    return sum(plausible(segment, reads) for segment, _, _ in parts)
+
+
+def split_melds(
+    slots: list[Slot], reads: list[TileRead]
+) -> list[tuple[list[Slot], int, bool]] | None:
+    """Cut a run of touching meld tiles into melds; prefer cuts whose tiles look like melds."""
+    best: tuple[int, list] | None = None
+
+    def walk(start: int, parts: list) -> None:
+        nonlocal best
+        if start == len(slots):
+            score = _meld_score(parts, reads)
+            if best is None or score > best[0]:
+                best = (score, list(parts))
+            return
+        for size in (3, 4):
+            segment = slots[start : start + size]
+            if len(segment) == size and (found := _meld_segment(segment)):
+                parts.append((segment, found[0], found[1]))
+                walk(start + size, parts)
+                parts.pop()
+
+    walk(0, [])
+    return best[1] if best else None
+
+
+def _split_forgiving(
+    slots: list[Slot], reads: list[TileRead]
+) -> list[tuple[list[Slot], int, bool]] | None:
+    """`split_melds`, or failing that, the best split after taking back one sideways mark.
+
+    A tile seen at an angle can look sideways; when touching melds cannot
+    be cut with every mark, each single mark is tried as a misjudgement,
+    and the cut whose melds look most like melds wins (the mark taken back
+    for good).
+    """
+    parts = split_melds(slots, reads)
+    if parts is not None:
+        return parts
+    best: tuple[int, int, list] | None = None
+    for k, slot in enumerate(slots):
+        if not slot.sideways or len(slot.tiles) != 1:
+            continue
+        slot.sideways = False
+        found = split_melds(slots, reads)
+        slot.sideways = True
+        if found is not None:
+            score = _meld_score(found, reads)
+            if best is None or score > best[0]:
+                best = (score, k, found)
+    if best is None:
+        return None
+    _upright([slots[best[1]]], reads)
+    return best[2]
+
+
+def _peel(
+    slots: list[Slot], reads: list[TileRead]
+) -> tuple[list[Slot], list[Slot], list[Slot]] | None:
+    """Melds pushed against the end of a row of upright tiles: (before, melds, after), or None.
+
+    Tries every run around the sideways tiles that reaches an end of the row
+    and splits into melds; keeps the one whose melds already look most like
+    melds. Sideways boxes in the middle of a row are rather misdetections.
+    """
+    side = [k for k, slot in enumerate(slots) if slot.sideways]
+    best: tuple[int, int, int] | None = None
+    for start in range(max(0, side[0] - 3), side[0] + 1):
+        for end in range(side[-1] + 1, min(len(slots), side[-1] + 4) + 1):
+            if start > 0 and end < len(slots):
+                continue  # melds lie at an end of the hand, not inside it
+            parts = split_melds(slots[start:end], reads)
+            if parts is not None:
+                score = _meld_score(parts, reads)
+                if best is None or score > best[0]:
+                    best = (score, start, end)
+    if best is None:
+        return None
+    _, start, end = best
+    return slots[:start], slots[start:end], slots[end:]
+
+
+def melds_apart(
+    slots: list[Slot], reads: list[TileRead], layout: Layout
+) -> list[tuple[str, list[Slot]]]:
+    """Classify touching face-up tiles: ('meld' | 'plain', slots) pieces.
+
+    A lone tile is no meld, nor is a single sideways-looking tile in a long
+    row that no meld around it explains (no cut gives a meld that its
+    tiles' first readings support): such a box was misjudged (a tile seen
+    at an angle) and the tile counts as upright.
+    """
+    if len(slots) == 1 and len(slots[0].tiles) == 1:
+        _upright(slots, reads)
+    if not any(s.sideways for s in slots):
+        return [("plain", slots)]
+    if split_melds(slots, reads) is None:
+        peeled = _peel(slots, reads)
+        side = sum(s.sideways for s in slots)
+        parts = split_melds(peeled[1], reads) if peeled is not None else None
+        if side == 1 and len(slots) > 4 and not any(plausible(p[0], reads) for p in parts or []):
+            _upright(slots, reads)
+            return [("plain", slots)]
+        if peeled is not None:
+            layout.warnings.append(
+                "A meld touches other tiles; check how it was read "
+                "(leave a gap between melds and the hand)."
+            )
+            before, melds, after = peeled
+            return [(k, p) for k, p in (("plain", before), ("meld", melds), ("plain", after)) if p]
+    return [("meld", slots)]
+
+
+def _upright(slots: list[Slot], reads: list[TileRead]) -> None:
+    """Take back a misjudged sideways mark."""
+    for s in slots:
+        if s.sideways and len(s.tiles) == 1:
+            s.sideways = False
+            reads[s.tiles[0]].detection.sideways = False
+
+
+def add_melds(layout: Layout, cluster: list[Slot], reads: list[TileRead]) -> None:
+    """Add touching tiles with sideways ones as melds, or as 'unknown' when no cut fits."""
+    parts = _split_forgiving(cluster, reads)
+    if parts is None:
+        tiles = [i for s in cluster for i in s.tiles]
+        layout.groups.append(Group(role="unknown", tiles=tiles))
+        layout.warnings.append(
+            f"Could not read {len(tiles)} tiles with a sideways one as melds; "
+            "leave a gap between melds and the hand."
+        )
+        return
+    for segment, giver, promoted in parts:
+        tiles = [i for s in segment for i in s.tiles]
+        layout.groups.append(Group(role="meld", tiles=tiles, claimed=giver, promoted=promoted))

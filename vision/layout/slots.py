@@ -1,0 +1,82 @@
+"""A row's places in reading order, split at gaps into runs of touching tiles.
+
+Every later step (melds, kongs, flowers, the hand row) works on these
+slots and runs rather than on boxes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.layout.tuning import Tuning
+from vision.rows import Frame
+from vision.types import TileRead
+
+
+@dataclass
+class Slot:
+    """One place along a row: a tile, or two tiles stacked across the row."""
+
+    tiles: list[int]
+    start: float
+    end: float
+    sideways: bool
+    short: float = 0.0  # the tile's short side: the local scale for gaps
+
+
+def row_slots(reads: list[TileRead], frame: Frame, row: list[int]) -> list[Slot]:
+    """Tiles of a row in reading order; two sideways tiles stacked across the row share a slot
+    (a promoted kong). Other overlapping tiles (a heap, not a row) keep a slot each."""
+    slots: list[Slot] = []
+    for i in sorted(row, key=lambda i: frame.u[i]):
+        start, end = frame.u[i] - frame.eu[i] / 2, frame.u[i] + frame.eu[i] / 2
+        side = reads[i].detection.sideways
+        if slots:
+            last = slots[-1]
+            overlap = min(last.end, end) - max(last.start, start)
+            stack = side and last.sideways and len(last.tiles) == 1
+            if stack and overlap > 0.5 * min(last.end - last.start, end - start):
+                last.tiles.append(i)
+                last.start, last.end = min(last.start, start), max(last.end, end)
+                last.sideways = last.sideways or side
+                continue
+        slots.append(Slot([i], start, end, side, float(min(frame.eu[i], frame.ev[i]))))
+    return slots
+
+
+def touching_runs(slots: list[Slot], tuning: Tuning) -> list[list[Slot]]:
+    """Split a row's slots where a clear gap lies between neighbours.
+
+    Gaps are measured in the neighbours' own tile widths (a row far from
+    the camera splits like a near one) and must stand out from the row's
+    usual spacing, since tiles pushed together still show small gaps.
+    """
+    if not slots:
+        return []
+    gaps = [
+        (b.start - a.end) / max(min(a.short, b.short), 1e-6)
+        for a, b in zip(slots, slots[1:], strict=False)
+    ]
+    usual = float(np.median(gaps)) if len(gaps) >= 3 else 0.0
+    clusters: list[list[Slot]] = [[slots[0]]]
+    for slot, gap in zip(slots[1:], gaps, strict=True):
+        if gap > max(tuning.gap_split, usual + tuning.gap_over_usual):
+            clusters.append([slot])
+        else:
+            clusters[-1].append(slot)
+    return clusters
+
+
+@dataclass
+class Cluster:
+    """Touching tiles of one row: 'kong' (has backs), 'meld' (has a sideways tile) or 'plain'."""
+
+    row: int
+    kind: str
+    slots: list[Slot]
+
+    @property
+    def tiles(self) -> list[int]:
+        return [i for s in self.slots for i in s.tiles]
