@@ -109,3 +109,83 @@ def detector_crops(
     if not crops:
         raise ValueError("the detector found no labelled tile")
     return np.stack(crops), np.array(labels, np.int64), np.array(sizes, np.float32)
+
+
+def turned_store(
+    image: np.ndarray,
+    center: tuple[float, float],
+    angle: float,
+    along: float,
+    across: float,
+    store: int,
+    margin: float,
+) -> np.ndarray:
+    """The tile's rectangle (`along` its row at `angle` radians, by `across`) turned square
+    to the row, stored as a box of size (along, across) is stored for training: the
+    rectangle fills the central `store / margin` pixels of a `store`-pixel square."""
+    c, s = np.cos(angle), np.sin(angle)
+    m = np.array([[c * along, -s * across], [s * along, c * across]]) * margin / store
+    mid = (store - 1) / 2
+    shift = np.array(center) - m @ np.array([mid, mid])
+    return cv2.warpAffine(
+        image,
+        np.hstack([m, shift[:, None]]),
+        (store, store),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+
+def row_view_crops(
+    samples: list[Sample], store: int, margin: float, detector_path: str | Path | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Crops of the classifier's second view (`vision.classify.row_crops`), labelled by the
+    labelled box beneath: crops, labels and sizes (along, across the row).
+
+    Each photo is read as `vision.pipeline.read_tiles` reads it (squeezed back
+    when stretched, turned when its rows run near the diagonal); the turned
+    rectangles come from the same row geometry as at run time.
+    """
+    from vision.classify import ROW_CROP
+    from vision.detect import Detector, unstretch
+    from vision.rows import tile_rects
+    from vision.turn import turn_to_rows
+
+    det = Detector(detector_path)
+    crops, labels, sizes = [], [], []
+    for s in _progress(samples, "row-view crops"):
+        img = cv2.imread(str(s.image_path), cv2.IMREAD_COLOR)
+        if img is None or not s.boxes:
+            continue
+        h, w = img.shape[:2]
+        found, stretch = det.look(img)
+        work, dets = unstretch(img, found, stretch)
+        if len(dets) < 2:
+            continue
+        sx, sy = w / work.shape[1], h / work.shape[0]
+        turned = turn_to_rows(work, dets, det)
+        if turned is not None:
+            work, dets = turned.image, turned.detections
+        boxes = np.array([d.box for d in dets], np.float64)
+        back = [turned.box_back(tuple(b)) if turned is not None else b for b in boxes]
+        in_photo = np.array([(b[0] * sx, b[1] * sy, b[2] * sx, b[3] * sy) for b in back])
+        gt = np.array([(b[0] * w, b[1] * h, b[2] * w, b[3] * h) for b in s.boxes], np.float64)
+        angle, along, across = tile_rects(boxes)
+        along, across = along * ROW_CROP, across * ROW_CROP
+        centers = (boxes[:, :2] + boxes[:, 2:]) / 2
+        shrink = float(np.median(np.maximum(along, across))) * margin / store
+        if shrink > 1.5:  # shrink the photo once by area averaging, as run time does
+            k = 1 / shrink
+            work = cv2.resize(work, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+            centers, along, across = centers * k, along * k, across * k
+        for i, j in enumerate(label_boxes(in_photo, gt)):
+            if j < 0 or min(along[i], across[i]) < 6:
+                continue
+            crops.append(
+                turned_store(work, tuple(centers[i]), angle, along[i], across[i], store, margin)
+            )
+            labels.append(INDEX[s.codes[j]])
+            sizes.append((along[i], across[i]))
+    if not crops:
+        raise ValueError("the detector found no labelled tile")
+    return np.stack(crops), np.array(labels, np.int64), np.array(sizes, np.float32)

@@ -25,7 +25,7 @@ from tqdm import tqdm
 
 from datasets.augment import photometric
 from datasets.cmdv4 import Sample, load_split
-from datasets.detector_crops import detector_crops, render_samples
+from datasets.detector_crops import detector_crops, render_samples, row_view_crops
 from datasets.label_check import usable
 from datasets.loader import fork_safe, stream
 from datasets.render import read_yolo
@@ -311,6 +311,27 @@ def render_detector_views(
     return c, lab, sz
 
 
+def row_views(
+    args: argparse.Namespace, out_dir: Path, rendered: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Crops of the classifier's second view, the tile turned square to its row, of the
+    `train` photos or of `args.render_images` rendered scenes (cached in `out_dir`)."""
+    cache = out_dir / ("row_render_crops.npz" if rendered else "row_crops.npz")
+    if cache.is_file():
+        z = np.load(cache)
+        return z["c"], z["l"], z["s"]
+    if rendered:
+        root = Path(args.render)
+        images = sorted((root / "images").glob("*.*"))
+        np.random.default_rng(args.seed).shuffle(images)
+        samples = render_samples(root, images[: args.render_images])
+    else:
+        samples = usable(load_split("train", args.data))
+    c, lab, sz = row_view_crops(samples, STORE, MARGIN_FACTOR, args.detector)
+    np.savez(cache, c=c, l=lab, s=sz)
+    return c, lab, sz
+
+
 def train(args: argparse.Namespace) -> None:
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
@@ -335,6 +356,10 @@ def train(args: argparse.Namespace) -> None:
         more, dvalid = detector_views(args, out_dir)
         print(f"detector-box crops: train {len(more[0])} valid {len(dvalid[0])}", flush=True)
         crops, labels, sizes = _joined((crops, labels, sizes), more)
+    if args.row_views:
+        more = row_views(args, out_dir, rendered=False)
+        print(f"row-view crops: train {len(more[0])}", flush=True)
+        crops, labels, sizes = _joined((crops, labels, sizes), more)
     start = time.time()
     backgrounds = crops[rng.choice(len(crops), 400)]
     bcrops, bsizes = synth_backs(args.backs, rng, backgrounds)
@@ -350,6 +375,11 @@ def train(args: argparse.Namespace) -> None:
         if args.detector_boxes:
             more = render_detector_views(args, out_dir, rng)
             print(f"detector-box render crops: {len(more[0])}", flush=True)
+            crops, labels, sizes = _joined((crops, labels, sizes), more)
+            rendered = np.concatenate([rendered, np.ones(len(more[0]), bool)])
+        if args.row_views:
+            more = row_views(args, out_dir, rendered=True)
+            print(f"row-view render crops: {len(more[0])}", flush=True)
             crops, labels, sizes = _joined((crops, labels, sizes), more)
             rendered = np.concatenate([rendered, np.ones(len(more[0]), bool)])
     counts = np.bincount(labels, minlength=NUM_CLASSES).astype(np.float64)
@@ -439,6 +469,11 @@ def parser() -> argparse.ArgumentParser:
         "--detector-boxes",
         action="store_true",
         help="also train on crops cut at the detector's boxes (datasets.detector_crops)",
+    )
+    p.add_argument(
+        "--row-views",
+        action="store_true",
+        help="also train on the tiles cut turned square to their rows, run time's second view",
     )
     p.add_argument("--detector", default=None, help="detector ONNX for those (default: bundled)")
     p.add_argument("--init", default=None, help="start from this state_dict (.pt)")

@@ -7,8 +7,17 @@ import numpy as np
 import pytest
 
 from datasets.cmdv4 import Sample
-from datasets.detector_crops import MIN_IOU, detector_crops, label_boxes, render_samples
+from datasets.detector_crops import (
+    MIN_IOU,
+    detector_crops,
+    label_boxes,
+    render_samples,
+    row_view_crops,
+    turned_store,
+)
 from scorer.tiles import INDEX
+from tests.vision.photo_fixtures import tilted_row
+from vision.rows import TILE_ASPECT
 
 
 def test_each_labelled_box_is_taken_once_best_overlap_first() -> None:
@@ -77,3 +86,33 @@ def test_rendered_scenes_read_as_samples(tmp_path) -> None:
     assert [s.image_path.stem for s in samples] == ["a"]  # b has no labels
     assert samples[0].codes == ["back", "C"]
     assert samples[0].boxes[0] == pytest.approx((0.4, 0.3, 0.6, 0.7))
+
+
+def test_the_turned_store_lines_a_tilted_tile_up_in_the_middle_of_the_crop() -> None:
+    """The classifier's second view for training: the tile's rectangle turned square to
+    its row fills the central 1/margin of the stored crop, the face's top (red) on top."""
+    angle = np.radians(30)
+    img, boxes = tilted_row(angle, n=1)
+    x1, y1, x2, y2 = boxes[0]
+    crop = turned_store(img, ((x1 + x2) / 2, (y1 + y2) / 2), angle, 40.0, 40.0 * TILE_ASPECT, 96, 1.5)
+    assert crop.shape == (96, 96, 3)
+    inner = crop[17:79, 17:79]  # the rectangle: the central 64 of 96 px
+    red = (inner[..., 2] > 200) & (inner[..., 0] < 60)
+    assert red[:8].mean() > 0.8 and red[-24:].mean() < 0.05
+    grey = (np.abs(inner.astype(int) - 128) < 20).all(axis=2)
+    assert grey.mean() < 0.05  # the face alone inside; the margin shows the cloth
+    assert (np.abs(crop[:8].astype(int) - 128) < 20).all(axis=2).mean() > 0.5
+
+
+def test_row_view_crops_carry_the_label_of_the_tile_beneath(tmp_path) -> None:
+    sample = _drawn_photo(tmp_path)
+    crops, labels, sizes = row_view_crops([sample], 96, 1.5)
+    assert len(crops) >= 6 and crops.shape[1:] == (96, 96, 3)
+    assert len(crops) == len(labels) == len(sizes)
+    ks = sorted(int(lab) - INDEX["1p"] for lab in labels)
+    assert len(set(ks)) == len(ks) and all(0 <= k < 8 for k in ks)  # each tile once
+    # along the row the spacing gives the width, across it the tile's length
+    assert np.all(sizes[:, 1] > sizes[:, 0])
+    for c in crops:  # the light tile in the middle, the cloth above and below
+        assert c[34:62, 34:62].mean() > 150
+        assert np.concatenate([c[:8], c[-8:]]).mean() < 100
