@@ -182,27 +182,35 @@ class Detector:
                 stretch = _proportions(best)
         return best, stretch
 
-    def _find(self, image: np.ndarray) -> list[Detection]:
+    def faint(self, image: np.ndarray, floor: float) -> list[Detection]:
+        """The boxes one look finds with a score from `floor` up to the threshold: tiles too
+        faint to be taken on their own, for a later stage to take where the rules expect
+        a tile (`vision.faint`)."""
+        image = check_image(image)
+        return [d for d in self._find(image, floor) if d.score < self.threshold]
+
+    def _find(self, image: np.ndarray, threshold: float | None = None) -> list[Detection]:
         """One look at the whole photo, and a closer one around tiles that came out small:
         the model sees the photo shrunk to INFER_SIZE, where a hand taken from afar
         is tiny; looked at again larger, its tiles and their edges are found far better."""
-        found = self._look(image)
+        found = self._look(image, threshold)
         region = zoom_region(found, image.shape[:2])
         if region is None:
             return found
         x1, y1, x2, y2 = region
         inner = [
             Detection((b[0] + x1, b[1] + y1, b[2] + x1, b[3] + y1), d.score)
-            for d in self._look(image[y1:y2, x1:x2])
+            for d in self._look(image[y1:y2, x1:x2], threshold)
             for b in [d.box]
         ]
         outside = [d for d in found if not _inside(d.center, region)]
         return sorted(inner + outside, key=lambda d: -d.score)
 
-    def _look(self, image: np.ndarray) -> list[Detection]:
+    def _look(self, image: np.ndarray, threshold: float | None = None) -> list[Detection]:
         x, scale = prepare(image)
         out = self.session.run(None, {self.input_name: x})[0]
-        return decode(out, scale, image.shape[:2], self.threshold, self.nms_iou)
+        floor = self.threshold if threshold is None else threshold
+        return decode(out, scale, image.shape[:2], floor, self.nms_iou)
 
 
 def unstretch(
