@@ -42,20 +42,37 @@ SAME_TILE = 0.5
 @dataclass
 class Turned:
     """The turned part of the photo, the tiles found in it, the map (2x3) from its
-    pixels back to the photo it was cut from, and the first look's boxes."""
+    pixels back to the photo it was cut from, the first look's boxes, and the part's
+    bounds in the photo (x1, y1, x2, y2)."""
 
     image: np.ndarray
     detections: list[Detection]
     back: np.ndarray
     first: np.ndarray
+    part: tuple[int, int, int, int]
+
+    def _corners_back(self, box: tuple[float, float, float, float]) -> np.ndarray:
+        x1, y1, x2, y2 = box
+        corners = np.array([[x1, y1, 1], [x2, y1, 1], [x2, y2, 1], [x1, y2, 1]], dtype=float)
+        return corners @ self.back.T
+
+    def shows(self, box: tuple[float, float, float, float]) -> bool:
+        """Whether a box of the turned photo lies on the part of the photo turned, not on
+        the plain fill around it (a pixel's rounding allowed)."""
+        moved = self._corners_back(box)
+        x1, y1, x2, y2 = self.part
+        return bool(
+            (moved[:, 0] >= x1 - 1).all()
+            and (moved[:, 0] <= x2 + 1).all()
+            and (moved[:, 1] >= y1 - 1).all()
+            and (moved[:, 1] <= y2 + 1).all()
+        )
 
     def box_back(self, box: tuple[float, float, float, float]) -> tuple[float, ...]:
         """A box of the turned photo as a box of the photo: the first look's box on the same
         tile where there is one (it fits the tile as an upright box fits it), else the box
         around the turned box's corners."""
-        x1, y1, x2, y2 = box
-        corners = np.array([[x1, y1, 1], [x2, y1, 1], [x2, y2, 1], [x1, y2, 1]], dtype=float)
-        moved = corners @ self.back.T
+        moved = self._corners_back(box)
         out = np.array([*moved.min(axis=0), *moved.max(axis=0)])
         overlap = ious(out, self.first)
         if len(overlap) and overlap.max() >= SAME_TILE:
@@ -117,7 +134,7 @@ def turn_to_rows(
     shrunk = (pw / (x2 - x1)) * (ph / (y2 - y1))  # turned pixels per photo pixel, in area
     if _median_area(found) / shrunk > TIGHTER * _median_area(detections):
         return None
-    return Turned(turned, found, cv2.invertAffineTransform(forward), boxes)
+    return Turned(turned, found, cv2.invertAffineTransform(forward), boxes, (x1, y1, x2, y2))
 
 
 def _median_area(detections: list[Detection]) -> float:
