@@ -1,8 +1,9 @@
 """Photo bytes → recognition result (the JSON object of CONTRACTS.md "Recognition output").
 
 The stages are plain functions on plain data: `load_photo` → detector
-(→ `turn_to_rows` when the rows run near the diagonal) → classifier →
-orienter (together `read_tiles`) → `read_hand` (`read_layout`, then
+(→ `turn_to_rows` when the rows run near the diagonal) → classifier (→
+`faint_backs`, a kong's back found too faintly) → orienter (together
+`read_tiles`) → `read_hand` (`read_layout`, then
 `decode`). The
 models are loaded once per process and shared (onnxruntime sessions may
 run from several threads), so the web server can answer requests
@@ -27,6 +28,7 @@ from scorer.tiles import BACK, CODES, INDEX
 from vision.decode import Decoded, decode
 from vision.detect import unstretch
 from vision.errors import ModelError, PhotoError
+from vision.faint import faint_backs
 from vision.layout import NOTHING_SET_APART, OTHER_TUNINGS, Tuning, read_layout
 from vision.photo import MAX_BYTES, load_photo
 from vision.turn import turn_to_rows
@@ -236,7 +238,8 @@ def read_tiles(
 
     A stretched photo is read squeezed back (`vision.detect.unstretch`),
     one whose rows run near its diagonal turned square to them
-    (`vision.turn`): tiles then look like tiles to every stage.
+    (`vision.turn`): tiles then look like tiles to every stage. A back found
+    too faintly is taken beside the backs found (`vision.faint`).
     """
     look = getattr(detector, "look", None)
     found, stretch = look(image) if look is not None else (detector(image), (1.0, 1.0))
@@ -248,6 +251,12 @@ def read_tiles(
     reads = classifier(work, detections) if detections else []
     if len(reads) != len(detections):
         raise ModelError("model_mismatch", "The classifier did not read every detected tile.")
+    faint = getattr(detector, "faint", None)
+    if faint is not None and reads:  # a concealed kong's back found too faintly
+        more = faint_backs(work, reads, faint, classifier)
+        if turned is not None:  # the turned part's corners show no photo, only its fill
+            more = [r for r in more if turned.shows(r.detection.box)]
+        reads, detections = reads + more, detections + [r.detection for r in more]
     if orienter is not None and reads:
         for read, up in zip(reads, orienter(work, detections), strict=True):
             read.up = (float(up[0]), float(up[1]))

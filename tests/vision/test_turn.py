@@ -45,6 +45,11 @@ def test_a_diagonal_row_is_turned_square_and_its_tiles_found_upright() -> None:
     # each tile is reported in the photo's pixels, as the first look boxed it
     back = sorted(turned.box_back(tuple(b)) for b in found)
     assert np.allclose(back, sorted(boxes), atol=1e-6)
+    # the turned image's corners hold only the fill around the part of the photo turned
+    h, w = turned.image.shape[:2]
+    assert all(turned.shows(tuple(b)) for b in found)
+    assert not turned.shows((0.0, 0.0, 12.0, 12.0))
+    assert not turned.shows((w - 12.0, h - 12.0, w - 1.0, h - 1.0))
 
 
 def test_tiles_that_only_seemed_to_lie_at_an_angle_are_not_turned() -> None:
@@ -92,3 +97,39 @@ def test_the_pipeline_reads_a_diagonal_row_turned_and_reports_the_photo_boxes() 
     photo_boxes = sorted(to_photo(r.detection.box) for r in reads)
     first_look = sorted(d.box for d in faces(img))
     assert np.allclose(photo_boxes, first_look)
+
+
+def test_a_faint_back_is_not_taken_from_the_fill_around_a_turned_photo() -> None:
+    """`read_tiles` takes a faint back beside the backs found (`vision.faint`), but not one
+    the detector dreams up in the plain fill the turned image holds beyond the photo."""
+    from vision.pipeline import read_tiles
+    from vision.types import TileRead
+
+    img, _ = tilted_row(np.radians(-42), n=5, gap=6, size=(360, 300))  # rows to the corners
+
+    class Detector:
+        faint_boxes: list[tuple[float, float, float, float]] = []
+
+        def __call__(self, image: np.ndarray) -> list[Detection]:
+            found = faces(image)
+            if image.shape[:2] != img.shape[:2]:  # the turned look: the row's next places
+                row = np.array([d.box for d in found])
+                x1, y1, x2, y2 = row[row[:, 0].argmax()]
+                step = x2 - x1 + 6
+                self.faint_boxes = [(x1 + k * step, y1, x2 + k * step, y2) for k in (1, 2)]
+            return found
+
+        def faint(self, image: np.ndarray, floor: float) -> list[Detection]:
+            return [Detection(b, 0.4) for b in self.faint_boxes]
+
+    def classifier(image: np.ndarray, dets: list[Detection]) -> list[TileRead]:
+        p = np.full(43, 0.1 / 42)
+        p[42] = 0.9  # everything reads as a back
+        return [TileRead(d, p.copy()) for d in dets]
+
+    detector = Detector()
+    reads, to_photo = read_tiles(img, detector, classifier)
+    assert len(reads) == 6  # the place next to the row; the one after lies off the photo
+    assert reads[-1].detection.box == detector.faint_boxes[0]
+    x1, y1, x2, y2 = to_photo(reads[-1].detection.box)
+    assert x1 >= 0 and y1 >= 0 and x2 <= 360 and y2 <= 300

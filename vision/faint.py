@@ -1,0 +1,86 @@
+"""Face-down tiles found too faintly to be taken alone, taken beside face-down tiles.
+
+A concealed kong lies as four backs side by side, and plain backs give the
+detector little to go on: in the rendered held-out hands it misses about
+one back in twenty at its threshold, and a kong short of a tile breaks
+the whole hand. Boxes it found with less confidence are looked at again
+where a back was found: one that the classifier reads as a back, lying
+where a concealed kong would put a tile beside a back (in the line of its
+row, one to three places along, the same size), is taken as a tile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from scorer.tiles import BACK_INDEX
+from vision.detect import ious
+from vision.rows import tile_length, tile_rects
+from vision.types import Detection, TileRead
+
+#: the least detector score of a box taken beside a back
+FAINT_FLOOR = 0.3
+#: the least probability of `back` for a faint box to be taken
+FAINT_BACK = 0.6
+#: a faint box overlapping a found tile this much (IoU) is that tile found again
+SAME_TILE = 0.3
+#: where a kong's back may lie from a back found, in tile lengths along the row, centre
+#: to centre: from the next place (a tile width, about 0.75 of a length, less for
+#: perspective) to three tile widths (the two ends of a kong turned up in the middle)
+KONG_STEPS = (0.4, 2.4)
+#: ... and how far off that row's line (tile lengths): a kong lies in one straight line
+IN_LINE = 0.2
+#: a kong's backs are the same size: the faint box's area against the back's, at most
+#: this many times larger or smaller
+SAME_SIZE = 1.5
+
+
+def faint_backs(
+    image: np.ndarray,
+    reads: list[TileRead],
+    faint: Callable[[np.ndarray, float], list[Detection]],
+    classify: Callable[[np.ndarray, list[Detection]], list[TileRead]],
+) -> list[TileRead]:
+    """The faint boxes (`faint(image, FAINT_FLOOR)`) read surely as backs that lie where
+    a concealed kong would put a tile beside a tile read as a back (`in_kong_line`), away
+    from every tile already found; each with its reading."""
+    backs = [r for r in reads if int(np.argmax(r.probs)) == BACK_INDEX]
+    if not backs:
+        return []
+    found = np.array([r.detection.box for r in reads], dtype=float)
+    fresh = [d for d in faint(image, FAINT_FLOOR) if ious(np.array(d.box), found).max() < SAME_TILE]
+    if not fresh:
+        return []
+    angle = float(tile_rects(found)[0])
+    length = tile_length(found)
+    near = [d for d in fresh if any(in_kong_line(d, b.detection, angle, length) for b in backs)]
+    taken: list[TileRead] = []
+    for read in classify(image, near) if near else []:
+        box = np.array(read.detection.box)
+        if read.probs[BACK_INDEX] < FAINT_BACK or any(
+            ious(box, np.array([t.detection.box]))[0] >= SAME_TILE for t in taken
+        ):
+            continue
+        taken.append(read)
+    return taken
+
+
+def in_kong_line(faint: Detection, back: Detection, angle: float, length: float) -> bool:
+    """Whether `faint` lies where a concealed kong holding `back` would put another tile:
+    on the line of its row (at `angle` radians), one to three places along, the same size.
+    A plain patch of table, a shadow or a gap between tiles reads like a back too."""
+    offset = np.array(faint.center) - np.array(back.center)
+    along = abs(offset @ [np.cos(angle), np.sin(angle)]) / length
+    across = abs(offset @ [-np.sin(angle), np.cos(angle)]) / length
+    size = _area(faint.box) / max(_area(back.box), 1e-9)
+    return (
+        KONG_STEPS[0] <= along <= KONG_STEPS[1]
+        and across <= IN_LINE
+        and 1 / SAME_SIZE <= size <= SAME_SIZE
+    )
+
+
+def _area(box: tuple[float, float, float, float]) -> float:
+    return (box[2] - box[0]) * (box[3] - box[1])
