@@ -12,7 +12,8 @@ decoding stages are measured: what they get wrong there they would get
 wrong with perfect models too. `--true boxes` gives the models the true
 boxes (the detector's share of the loss), `--true classes` gives each box
 the found tile's true class (the classifier's share); both read the photo
-as it lies, without `vision.turn`'s second look. With true boxes it
+as it lies, without `vision.turn`'s second look, and take no faint
+backs (`vision.faint`). With true boxes it
 also prints how many face-up tiles the classifier names right, by style
 and by how far the rows lie off the photo's axes. `--box-crops-only`
 has the classifier and the orienter read each tile from its box crop
