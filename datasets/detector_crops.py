@@ -76,6 +76,23 @@ def _progress(items: list, desc: str):
     return tqdm(items, desc=desc, mininterval=5)
 
 
+def _looked(samples: list[Sample], det, desc: str):
+    """Each labelled photo as the pipeline first reads it: (sample, photo, the detector's
+    boxes, the photo squeezed back when stretched and the boxes moved into it, the
+    labelled boxes in the photo's pixels)."""
+    from vision.detect import unstretch
+
+    for s in _progress(samples, desc):
+        img = cv2.imread(str(s.image_path), cv2.IMREAD_COLOR)
+        if img is None or not s.boxes:
+            continue
+        h, w = img.shape[:2]
+        found, stretch = det.look(img)
+        work, dets = unstretch(img, found, stretch)
+        gt = np.array([(b[0] * w, b[1] * h, b[2] * w, b[3] * h) for b in s.boxes], np.float64)
+        yield s, img, found, work, dets, gt
+
+
 def detector_crops(
     samples: list[Sample], store, detector_path: str | Path | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -84,18 +101,10 @@ def detector_crops(
     The photo is read as the pipeline reads it (a stretched photo squeezed
     back first); detector boxes that match no labelled box are left out.
     """
-    from vision.detect import Detector, unstretch
+    from vision.detect import Detector
 
-    det = Detector(detector_path)
     crops, labels, sizes = [], [], []
-    for s in _progress(samples, "detector crops"):
-        img = cv2.imread(str(s.image_path), cv2.IMREAD_COLOR)
-        if img is None or not s.boxes:
-            continue
-        h, w = img.shape[:2]
-        found, stretch = det.look(img)
-        work, dets = unstretch(img, found, stretch)
-        gt = np.array([(b[0] * w, b[1] * h, b[2] * w, b[3] * h) for b in s.boxes], np.float64)
+    for s, _, found, work, dets, gt in _looked(samples, Detector(detector_path), "detector crops"):
         boxes = np.array([d.box for d in found], np.float64).reshape(-1, 4)
         for i, j in enumerate(label_boxes(boxes, gt)):
             if j < 0:
@@ -147,29 +156,22 @@ def row_view_crops(
     rectangles come from the same row geometry as at run time.
     """
     from vision.classify import ROW_CROP
-    from vision.detect import Detector, unstretch
+    from vision.detect import Detector
     from vision.rows import tile_rects
     from vision.turn import turn_to_rows
 
     det = Detector(detector_path)
     crops, labels, sizes = [], [], []
-    for s in _progress(samples, "row-view crops"):
-        img = cv2.imread(str(s.image_path), cv2.IMREAD_COLOR)
-        if img is None or not s.boxes:
-            continue
-        h, w = img.shape[:2]
-        found, stretch = det.look(img)
-        work, dets = unstretch(img, found, stretch)
+    for s, img, _, work, dets, gt in _looked(samples, det, "row-view crops"):
         if len(dets) < 2:
             continue
-        sx, sy = w / work.shape[1], h / work.shape[0]
+        sx, sy = img.shape[1] / work.shape[1], img.shape[0] / work.shape[0]
         turned = turn_to_rows(work, dets, det)
         if turned is not None:
             work, dets = turned.image, turned.detections
         boxes = np.array([d.box for d in dets], np.float64)
         back = [turned.box_back(tuple(b)) if turned is not None else b for b in boxes]
         in_photo = np.array([(b[0] * sx, b[1] * sy, b[2] * sx, b[3] * sy) for b in back])
-        gt = np.array([(b[0] * w, b[1] * h, b[2] * w, b[3] * h) for b in s.boxes], np.float64)
         angle, along, across = tile_rects(boxes)
         along, across = along * ROW_CROP, across * ROW_CROP
         centers = (boxes[:, :2] + boxes[:, 2:]) / 2
