@@ -74,13 +74,10 @@ def in_kong_line(faint: Detection, back: Detection, angle: float, length: float)
     offset = np.array(faint.center) - np.array(back.center)
     along = abs(offset @ [np.cos(angle), np.sin(angle)]) / length
     across = abs(offset @ [-np.sin(angle), np.cos(angle)]) / length
-    size = _area(faint.box) / max(_area(back.box), 1e-9)
+    size = faint.width * faint.height / max(back.width * back.height, 1e-9)
     return (
         KONG_STEPS[0] <= along <= KONG_STEPS[1]
         and across <= IN_LINE
         and 1 / SAME_SIZE <= size <= SAME_SIZE
     )
 
-
-def _area(box: tuple[float, float, float, float]) -> float:
-    return (box[2] - box[0]) * (box[3] - box[1])
