@@ -120,31 +120,6 @@ def detector_crops(
     return np.stack(crops), np.array(labels, np.int64), np.array(sizes, np.float32)
 
 
-def turned_store(
-    image: np.ndarray,
-    center: tuple[float, float],
-    angle: float,
-    along: float,
-    across: float,
-    store: int,
-    margin: float,
-) -> np.ndarray:
-    """The tile's rectangle (`along` its row at `angle` radians, by `across`) turned square
-    to the row, stored as a box of size (along, across) is stored for training: the
-    rectangle fills the central `store / margin` pixels of a `store`-pixel square."""
-    c, s = np.cos(angle), np.sin(angle)
-    m = np.array([[c * along, -s * across], [s * along, c * across]]) * margin / store
-    mid = (store - 1) / 2
-    shift = np.array(center) - m @ np.array([mid, mid])
-    return cv2.warpAffine(
-        image,
-        np.hstack([m, shift[:, None]]),
-        (store, store),
-        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
-
-
 def row_view_crops(
     samples: list[Sample], store: int, margin: float, detector_path: str | Path | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -155,7 +130,7 @@ def row_view_crops(
     when stretched, turned when its rows run near the diagonal); the turned
     rectangles come from the same row geometry as at run time.
     """
-    from vision.classify import ROW_CROP
+    from vision.classify import ROW_CROP, rect_warp
     from vision.detect import Detector
     from vision.rows import tile_rects
     from vision.turn import turn_to_rows
@@ -183,8 +158,9 @@ def row_view_crops(
         for i, j in enumerate(label_boxes(in_photo, gt)):
             if j < 0 or min(along[i], across[i]) < 6:
                 continue
+            # the rectangle fills the central store / margin pixels, as a stored box does
             crops.append(
-                turned_store(work, tuple(centers[i]), angle, along[i], across[i], store, margin)
+                rect_warp(work, tuple(centers[i]), angle, along[i] * margin, across[i] * margin, store)
             )
             labels.append(INDEX[s.codes[j]])
             sizes.append((along[i], across[i]))

@@ -63,7 +63,6 @@ def turned_cut(
     fine strokes do not alias.
     """
     cx, cy = center
-    c, s = np.cos(angle), np.sin(angle)
     shrink = max(along, across) / INPUT
     if shrink > 1.5:
         reach = _reach(along, across)
@@ -71,20 +70,34 @@ def turned_cut(
             image, (cx - reach, cy - reach), (cx + reach, cy + reach), shrink
         )
         cx, cy, along, across = (cx - x1) * kx, (cy - y1) * ky, along * kx, across * ky
-    # crop pixel (i, j) -> photo point: centre + i along the row + j across it
-    m = np.array([[c * along, -s * across], [s * along, c * across]]) / INPUT
-    mid = (INPUT - 1) / 2
-    shift = np.array([cx, cy]) - m @ np.array([mid, mid])
-    crop = cv2.warpAffine(
-        image,
-        np.hstack([m, shift[:, None]]),
-        (INPUT, INPUT),
-        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
+    crop = rect_warp(image, (cx, cy), angle, along, across, INPUT)
     if along > across:
         crop = np.ascontiguousarray(np.rot90(crop, 1))
     return crop
+
+
+def rect_warp(
+    image: np.ndarray,
+    center: tuple[float, float],
+    angle: float,
+    along: float,
+    across: float,
+    size: int,
+) -> np.ndarray:
+    """The rectangle `along` by `across` pixels around `center`, its long axis at `angle`
+    radians, warped onto a `size` x `size` square: crop x runs along it, y across it."""
+    c, s = np.cos(angle), np.sin(angle)
+    # crop pixel (i, j) -> photo point: centre + i along the row + j across it
+    m = np.array([[c * along, -s * across], [s * along, c * across]]) / size
+    mid = (size - 1) / 2
+    shift = np.array(center) - m @ np.array([mid, mid])
+    return cv2.warpAffine(
+        image,
+        np.hstack([m, shift[:, None]]),
+        (size, size),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
 
 
 def _shrunk_part(

@@ -13,10 +13,10 @@ from datasets.detector_crops import (
     label_boxes,
     render_samples,
     row_view_crops,
-    turned_store,
 )
 from scorer.tiles import INDEX
 from tests.vision.photo_fixtures import tilted_row
+from vision.classify import rect_warp
 from vision.rows import TILE_ASPECT
 
 
@@ -94,7 +94,8 @@ def test_the_turned_store_lines_a_tilted_tile_up_in_the_middle_of_the_crop() -> 
     angle = np.radians(30)
     img, boxes = tilted_row(angle, n=1)
     x1, y1, x2, y2 = boxes[0]
-    crop = turned_store(img, ((x1 + x2) / 2, (y1 + y2) / 2), angle, 40.0, 40.0 * TILE_ASPECT, 96, 1.5)
+    along, across = 40.0 * 1.5, 40.0 * TILE_ASPECT * 1.5  # with the stored crops' margin
+    crop = rect_warp(img, ((x1 + x2) / 2, (y1 + y2) / 2), angle, along, across, 96)
     assert crop.shape == (96, 96, 3)
     inner = crop[17:79, 17:79]  # the rectangle: the central 64 of 96 px
     red = (inner[..., 2] > 200) & (inner[..., 0] < 60)
