@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.vision.layout_fixtures import GAP, full_layout, reads_for, row, simple_layout
+from vision.decode import decode
 from vision.layout import read_layout
 
 
@@ -368,6 +369,61 @@ def test_unnamed_flowers_beside_the_hand_found_by_count() -> None:
     assert (
         groups[-2][0] == "winning" and len([g for g in groups if g[0] == "concealed"][0][1]) == 13
     )
+
+
+def _unsure(read, codes: list[str]) -> None:
+    """Spread the read's probability over `codes`, as over unfamiliar art: none above 0.5."""
+    import numpy as np
+
+    from scorer.tiles import INDEX
+
+    p = np.full(43, 0.3 / 43)
+    for code in codes:
+        p[INDEX[code]] += 0.7 / len(codes)
+    read.probs = p
+
+
+def _flower_row(y: float, x0: float) -> list:
+    return row(["3p", "1s", "P"], y=y, x0=x0)
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+def test_unread_tiles_beside_a_whole_hand_are_its_flowers(rotation: int) -> None:
+    """Rules seed 003, 实战细节 五: flowers lie to one side of the hand. Tiles there that a
+    classifier meeting unfamiliar flower art reads as assorted playing tiles, none surely,
+    are counted as flowers (only their count scores), with a warning to check them."""
+    reads = reads_for(_hand_row() + _flower_row(y=245, x0=0), rotation=rotation)
+    for k, codes in zip((14, 15, 16), (["3p", "5m"], ["1s", "4s"], ["P", "8s"]), strict=True):
+        _unsure(reads[k], codes)
+    layout = read_layout(reads)
+    assert [g.tiles for g in layout.groups if g.role == "flowers"] == [[14, 15, 16]]
+    assert not [g for g in layout.groups if g.role == "extra"]
+    assert any("Counted 3 tile(s) lying apart from the hand as flowers" in w for w in layout.warnings)
+    assert len(next(g for g in layout.groups if g.role == "concealed").tiles) == 13
+    decode(reads, layout)
+    assert all(reads[k].chosen.endswith("f") for k in (14, 15, 16))
+
+
+def test_a_tile_read_surely_beside_a_whole_hand_is_a_stray_not_a_flower() -> None:
+    """A tile of a set the classifier knows reads surely: such a group beside the hand is
+    discards caught in the photo, left out, and counts no flower."""
+    reads = reads_for(_hand_row() + _flower_row(y=245, x0=0))
+    for k, codes in zip((14, 15), (["3p", "5m"], ["1s", "4s"]), strict=True):
+        _unsure(reads[k], codes)  # tile 16 keeps its sure reading (0.9)
+    layout = read_layout(reads)
+    assert not [g for g in layout.groups if g.role == "flowers"]
+    assert [g.tiles for g in layout.groups if g.role == "extra"] == [[14, 15, 16]]
+    assert any("Left out 3" in w for w in layout.warnings)
+
+
+def test_an_unread_box_far_from_the_hand_is_no_flower() -> None:
+    """Something unsure far from the hand (a shoe, a cup) is not counted as a flower: flowers
+    lie beside the hand, no further than its melds may."""
+    reads = reads_for(_hand_row() + row(["3p"], y=300 + 5 * 40, x0=-60))
+    _unsure(reads[14], ["3p", "7f"])
+    layout = read_layout(reads)
+    assert not [g for g in layout.groups if g.role == "flowers"]
+    assert [g.tiles for g in layout.groups if g.role == "extra"] == [[14]]
 
 
 def test_face_down_tiles_far_from_a_complete_hand_are_not_its_kong() -> None:

@@ -32,10 +32,16 @@ from __future__ import annotations
 import numpy as np
 
 from vision.layout.direction import facing, rows_reversed
-from vision.layout.flowers import flowers_aside, flowers_by_count, flowers_the_hand_needs
+from vision.layout.flowers import (
+    flowers_aside,
+    flowers_by_count,
+    flowers_the_hand_needs,
+    flowers_unread,
+)
 from vision.layout.hand import (
     NOTHING_SET_APART,
     add_hand,
+    leave_out,
     melds_off_the_hand,
     melds_unmarked,
     set_apart_by_spacing,
@@ -97,7 +103,15 @@ def read_layout(reads: list[TileRead], tuning: Tuning = Tuning()) -> Layout:
             add_concealed_kongs(layout, c.tiles, top)
         elif c.kind == "meld":
             add_melds(layout, c.slots, reads)
-    add_hand(layout, [(c.row, c.tiles) for c in clusters if c.kind == "plain"])
+    apart = add_hand(layout, [(c.row, c.tiles) for c in clusters if c.kind == "plain"])
+    hand = [i for g in layout.groups for i in g.tiles]
+    if flowers_unread(reads, apart, flowers, hand, length):
+        layout.warnings.append(
+            f"Counted {len(apart)} tile(s) lying apart from the hand as flowers, though their "
+            "faces were not read; check the flowers."
+        )
+    elif apart:
+        leave_out(layout, apart)
     if flowers:
         layout.groups.append(Group(role="flowers", tiles=flowers))
     if off_hand:

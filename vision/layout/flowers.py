@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from scorer.tiles import BACK_INDEX, FLOWER_FIRST
-from vision.layout.hand import hand_need, hand_row, held_in
+from vision.layout.hand import MELD_REACH, hand_need, hand_row, held_in
 from vision.layout.kinds import face_up, play_sum
 from vision.layout.slots import Cluster, row_slots, touching_runs
 from vision.layout.tuning import Tuning
@@ -22,6 +22,12 @@ FLOWER_SURPLUS = 0.1
 #: when short of tiles (cmd-v4 valid, a set the classifier knows: its flowers give a
 #: median 0.045, 4 of 173 above 0.3; held-out art's tiles read as flowers, about 0.4)
 FLOWER_FACE = 0.3
+#: tiles lying apart from a whole hand are flowers whose faces were not read when the
+#: classifier names none of them with more probability than this (a tile of a set it
+#: knows reads surely: cmd-v4 valid's strays beside a hand, up to 0.98)
+FLOWER_UNREAD = 0.5
+#: flowers and seasons in a set: the most tiles that can lie to one side as flowers
+FLOWERS_IN_SET = 8
 
 
 def _flower_sum(read: TileRead) -> float:
@@ -128,3 +134,35 @@ def flowers_the_hand_needs(
         flowers.remove(i)
         top[i] = face_up(reads[i])
     return bool(taken)
+
+
+def flowers_unread(
+    reads: list[TileRead], apart: list[int], flowers: list[int], hand: list[int], length: float
+) -> list[int]:
+    """Tiles lying apart from a hand whole without them taken as flowers, when they lie
+    beside it and the classifier could name none of them surely; returns those taken.
+
+    What lies to one side of a finished hand is its flowers (rules seed
+    003, 实战细节 五). A classifier meeting unfamiliar flower art reads
+    them as assorted playing tiles, each unsure; a stray tile of a set it
+    knows (a discard caught in the photo) reads surely, and a group holding
+    one is left as it is, as is anything further from the hand's tiles
+    than its melds may lie (`MELD_REACH` tile lengths). Only the flowers'
+    count matters for scoring.
+    """
+    if not apart or not hand or len(apart) + len(flowers) > FLOWERS_IN_SET:
+        return []
+    if max(float(np.max(reads[i].probs)) for i in apart) >= FLOWER_UNREAD:
+        return []
+    centres = np.array([_centre(reads[i]) for i in hand])
+    for i in apart:
+        if np.min(np.linalg.norm(centres - _centre(reads[i]), axis=1)) > MELD_REACH * length:
+            return []
+    flowers.extend(apart)
+    flowers.sort()
+    return list(apart)
+
+
+def _centre(read: TileRead) -> np.ndarray:
+    x1, y1, x2, y2 = read.detection.box
+    return np.array([(x1 + x2) / 2, (y1 + y2) / 2])

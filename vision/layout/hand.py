@@ -165,15 +165,17 @@ def melds_off_the_hand(
     return kept, [i for c in far for i in c.tiles]
 
 
-def add_hand(layout: Layout, clusters: list[tuple[int, list[int]]]) -> None:
+def add_hand(layout: Layout, clusters: list[tuple[int, list[int]]]) -> list[int]:
     """The upright tiles: the concealed row, with the tile set apart at its end as winning.
 
     Upright tiles in other rows are counted in the hand only when exactly
-    they complete its count; otherwise they are set aside (discards, the
-    wall or another player's tiles caught in the photo).
+    they complete its count. Returns those lying apart from a hand whole
+    without them (flowers whose faces were not read, or strays: the
+    caller decides); others are left out (discards, the wall or another
+    player's tiles caught in the photo).
     """
     if not clusters:
-        return
+        return []
     per_row: dict[int, int] = {}
     for row_no, tiles in clusters:
         per_row[row_no] = per_row.get(row_no, 0) + len(tiles)
@@ -194,16 +196,23 @@ def add_hand(layout: Layout, clusters: list[tuple[int, list[int]]]) -> None:
         winning, concealed = concealed[-1:], concealed[:-1]
         layout.warnings.append(NOTHING_SET_APART)
     extra = [i for tiles in apart for i in tiles]
+    whole = len(concealed) + len(winning) == need
     if extra and len(concealed) + len(winning) + len(extra) == need:
         concealed.extend(extra)
         layout.warnings.append(
             f"Counted {len(extra)} upright tile(s) lying away from the hand row as concealed."
         )
-    elif extra:
-        layout.groups.append(Group(role="extra", tiles=extra))
-        layout.warnings.append(
-            f"Left out {len(extra)} upright tile(s) lying away from the hand row."
-        )
+        extra = []
+    elif extra and not whole:
+        leave_out(layout, extra)
+        extra = []
     layout.groups.append(Group(role="concealed", tiles=concealed))
     if winning:
         layout.groups.append(Group(role="winning", tiles=winning))
+    return extra
+
+
+def leave_out(layout: Layout, tiles: list[int]) -> None:
+    """Set upright tiles lying away from the hand row aside, with a warning."""
+    layout.groups.append(Group(role="extra", tiles=tiles))
+    layout.warnings.append(f"Left out {len(tiles)} upright tile(s) lying away from the hand row.")
