@@ -426,6 +426,22 @@ def test_an_unread_box_far_from_the_hand_is_no_flower() -> None:
     assert [g.tiles for g in layout.groups if g.role == "extra"] == [[14]]
 
 
+@pytest.mark.parametrize("rotation", [0, 180])
+def test_flowers_at_the_row_end_one_looking_sideways_are_no_meld(rotation: int) -> None:
+    """Two unsure tiles set off at the hand row's end, one boxed wide (a flower seen from low
+    down), make no meld beside a row whole without them: they are its flowers, not tiles
+    left out as an unreadable meld."""
+    tokens = ["3p", "1s/", GAP, "1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s"]
+    reads = reads_for(row(tokens + ["E", "E", "E", "N", GAP, "N"], y=300), rotation=rotation)
+    for k, codes in zip((0, 1), (["3p", "5m"], ["1s", "4s"]), strict=True):
+        _unsure(reads[k], codes)
+    layout = read_layout(reads)
+    assert [g.tiles for g in layout.groups if g.role == "flowers"] == [[0, 1]]
+    assert not [g for g in layout.groups if g.role in ("unknown", "extra", "meld")]
+    assert len(next(g for g in layout.groups if g.role == "concealed").tiles) == 13
+    assert not any("as melds" in w for w in layout.warnings)
+
+
 def test_face_down_tiles_far_from_a_complete_hand_are_not_its_kong() -> None:
     """The wall (face-down tiles) caught in the photo far beyond a full hand row is left out:
     a hand row of 14 tiles has no room for a kong (seed 003: melds lie beside the hand)."""

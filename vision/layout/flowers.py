@@ -11,6 +11,7 @@ import numpy as np
 from scorer.tiles import BACK_INDEX, FLOWER_FIRST
 from vision.layout.hand import MELD_REACH, hand_need, hand_row, held_in
 from vision.layout.kinds import face_up, play_sum
+from vision.layout.melds import split_melds
 from vision.layout.slots import Cluster, row_slots, touching_runs
 from vision.layout.tuning import Tuning
 from vision.rows import Frame
@@ -95,6 +96,36 @@ def flowers_by_count(
         clusters = [c for c in clusters if c is not best]
         flowers.extend(best.tiles)
         total -= len(best.tiles)
+    return clusters
+
+
+def flowers_not_melds(
+    clusters: list[Cluster], reads: list[TileRead], flowers: list[int]
+) -> list[Cluster]:
+    """Flowers one of which looked sideways: a group at an end of the hand row that makes
+    no meld, beside a row whole without it. Moved tiles are added to `flowers`.
+
+    The counterpart of `flowers_by_count` for a group holding a tile whose
+    box came out wide (a flower seen from low down): it cannot be a meld,
+    so it is flowers when it is flower-like (`FLOWER_SURPLUS`) or read
+    surely as nothing (`FLOWER_UNREAD`), as `flowers_unread` takes them.
+    """
+    main = hand_row(clusters)
+    if main < 0:
+        return clusters
+    row = sorted((c for c in clusters if c.row == main), key=lambda c: c.slots[0].start)
+    for c in row[:1] + row[1:][-1:]:
+        if c.kind != "meld" or split_melds(c.slots, reads):
+            continue
+        if held_in(clusters, main) < hand_need(clusters, reads):
+            break
+        if len(c.tiles) + len(flowers) > FLOWERS_IN_SET:
+            continue
+        unread = max(float(np.max(reads[i].probs)) for i in c.tiles) < FLOWER_UNREAD
+        if unread or _mean_flower(c, reads) >= FLOWER_SURPLUS:
+            clusters = [k for k in clusters if k is not c]
+            flowers.extend(c.tiles)
+    flowers.sort()
     return clusters
 
 
