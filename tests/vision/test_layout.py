@@ -442,6 +442,22 @@ def test_flowers_at_the_row_end_one_looking_sideways_are_no_meld(rotation: int) 
     assert not any("as melds" in w for w in layout.warnings)
 
 
+@pytest.mark.parametrize(("y", "flowers"), [(245, True), (300 - 6 * 40, False)])
+def test_a_row_beside_the_hand_that_makes_no_meld_is_flowers(y: float, flowers: bool) -> None:
+    """Two unsure tiles in a row of their own beside a whole hand, one boxed wide, make no
+    meld: flowers. The same row as far away as the other players' tiles is not the
+    player's: it is left out, with a warning."""
+    reads = reads_for(_hand_row() + row(["3p", "1s/"], y=y))
+    for k, codes in zip((14, 15), (["3p", "5m"], ["1s", "4s"]), strict=True):
+        _unsure(reads[k], codes)
+    layout = read_layout(reads)
+    found = [g.tiles for g in layout.groups if g.role == "flowers"]
+    assert found == ([[14, 15]] if flowers else [])
+    left_out = [g.tiles for g in layout.groups if g.role == "extra"]
+    assert left_out == ([] if flowers else [[14, 15]])
+    assert any("Left out 2" in w for w in layout.warnings) != flowers
+
+
 def test_face_down_tiles_far_from_a_complete_hand_are_not_its_kong() -> None:
     """The wall (face-down tiles) caught in the photo far beyond a full hand row is left out:
     a hand row of 14 tiles has no room for a kong (seed 003: melds lie beside the hand)."""

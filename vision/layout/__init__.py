@@ -85,7 +85,7 @@ def read_layout(reads: list[TileRead], tuning: Tuning = Tuning()) -> Layout:
         clusters, warnings = _group(reads, frame, rows, flowers, top, tuning)
     layout.warnings.extend(warnings)
     clusters = flowers_by_count(clusters, reads, flowers)
-    clusters = flowers_not_melds(clusters, reads, flowers)
+    clusters = flowers_not_melds(clusters, reads, flowers, frame, length)
     clusters = set_apart_by_spacing(clusters, frame, tuning)
     clusters, off_hand = melds_off_the_hand(clusters, frame, length)
     clusters = melds_unmarked(clusters, frame, reads, layout)

@@ -100,21 +100,30 @@ def flowers_by_count(
 
 
 def flowers_not_melds(
-    clusters: list[Cluster], reads: list[TileRead], flowers: list[int]
+    clusters: list[Cluster], reads: list[TileRead], flowers: list[int], frame: Frame, length: float
 ) -> list[Cluster]:
-    """Flowers one of which looked sideways: a group at an end of the hand row that makes
-    no meld, beside a row whole without it. Moved tiles are added to `flowers`.
+    """Flowers one of which looked sideways: a group that makes no meld, at an end of the
+    hand row or in a row beside it, next to a hand row whole without it. Moved tiles are
+    added to `flowers`.
 
     The counterpart of `flowers_by_count` for a group holding a tile whose
     box came out wide (a flower seen from low down): it cannot be a meld,
-    so it is flowers when it is flower-like (`FLOWER_SURPLUS`) or read
-    surely as nothing (`FLOWER_UNREAD`), as `flowers_unread` takes them.
+    so it is flowers when it is flower-like (`FLOWER_SURPLUS`) or none of
+    its tiles is read surely (`FLOWER_UNREAD`), as `flowers_unread` takes
+    them. A row further from the hand row than its melds may lie
+    (`MELD_REACH` tile lengths) is not the player's.
     """
     main = hand_row(clusters)
     if main < 0:
         return clusters
     row = sorted((c for c in clusters if c.row == main), key=lambda c: c.slots[0].start)
-    for c in row[:1] + row[1:][-1:]:
+    v_hand = float(np.median(frame.v[[i for c in row for i in c.tiles]]))
+    beside = [
+        c
+        for c in clusters
+        if c.row != main and abs(float(np.median(frame.v[c.tiles])) - v_hand) <= MELD_REACH * length
+    ]
+    for c in row[:1] + row[1:][-1:] + beside:
         if c.kind != "meld" or split_melds(c.slots, reads):
             continue
         if held_in(clusters, main) < hand_need(clusters, reads):
