@@ -458,6 +458,63 @@ def test_a_row_beside_the_hand_that_makes_no_meld_is_flowers(y: float, flowers: 
     assert any("Left out 2" in w for w in layout.warnings) != flowers
 
 
+@pytest.mark.parametrize("rotation", [0, 90])
+def test_a_tile_side_boxed_in_the_gap_before_the_winning_tile_is_ignored(rotation: int) -> None:
+    """Seen from low down, a tile set apart shows its side, the colour of its back, across
+    the gap; a box found there, read first as a back, makes the row one tile too many and
+    hides the gap. It is ignored with a warning, and the tile set apart is the winning one."""
+    import numpy as np
+
+    from scorer.tiles import INDEX
+
+    reads = reads_for(_hand_row() + [("N", (404.0, 282.0, 436.0, 318.0))], rotation=rotation)
+    side = np.full(43, 0.55 / 42)
+    side[INDEX["back"]] = 0.45
+    reads[14].probs = side
+    reads[14].detection.score = 0.6
+    layout = read_layout(reads)
+    assert [g.tiles for g in layout.groups if g.role == "extra"] == [[14]]
+    assert [g.tiles for g in layout.groups if g.role == "winning"] == [[13]]
+    assert len(next(g for g in layout.groups if g.role == "concealed").tiles) == 13
+    assert any("read as a tile's back" in w for w in layout.warnings)
+    assert not any(w.startswith("No tile is set apart") for w in layout.warnings)
+
+
+def test_a_faint_back_that_hides_no_gap_is_kept() -> None:
+    """A faint back reading in a row one tile over, where the winning tile already lies
+    apart: no gap was hidden, so it is no tile's side (it may be a kong's misread back),
+    and no box is dropped."""
+    import numpy as np
+
+    from scorer.tiles import INDEX
+
+    tokens = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E", "N", "C"]
+    reads = reads_for(row(tokens + [GAP, "N"], y=300))
+    side = np.full(43, 0.55 / 42)
+    side[INDEX["back"]] = 0.45
+    reads[12].probs = side
+    reads[12].detection.score = 0.6
+    layout = read_layout(reads)
+    assert not [g for g in layout.groups if g.role == "extra"]
+    assert not any("read as a tile's back" in w for w in layout.warnings)
+
+
+def test_a_white_dragon_read_as_a_back_in_a_whole_row_is_kept() -> None:
+    """A back reading in a row whose count is right is a face-up tile the classifier
+    mistook (a blank white dragon), never dropped."""
+    import numpy as np
+
+    from scorer.tiles import INDEX
+
+    reads = reads_for(_hand_row())
+    blank = np.full(43, 0.55 / 42)
+    blank[INDEX["back"]] = 0.45
+    reads[9].probs = blank
+    layout = read_layout(reads)
+    assert not [g for g in layout.groups if g.role == "extra"]
+    assert 9 in next(g for g in layout.groups if g.role == "concealed").tiles
+
+
 def test_face_down_tiles_far_from_a_complete_hand_are_not_its_kong() -> None:
     """The wall (face-down tiles) caught in the photo far beyond a full hand row is left out:
     a hand row of 14 tiles has no room for a kong (seed 003: melds lie beside the hand)."""

@@ -46,9 +46,10 @@ from vision.layout.hand import (
     melds_off_the_hand,
     melds_unmarked,
     set_apart_by_spacing,
+    sets_apart,
 )
 from vision.layout.kinds import top_class
-from vision.layout.kongs import add_concealed_kongs, kongs_apart
+from vision.layout.kongs import add_concealed_kongs, kongs_apart, tile_sides
 from vision.layout.melds import add_melds, melds_apart
 from vision.layout.slots import Cluster, row_slots, touching_runs
 from vision.layout.stacks import duplicates, put_back_stacked
@@ -83,6 +84,14 @@ def read_layout(reads: list[TileRead], tuning: Tuning = Tuning()) -> Layout:
     clusters, warnings = _group(reads, frame, rows, flowers, top, tuning)
     if flowers_the_hand_needs(clusters, reads, rows, flowers, top):
         clusters, warnings = _group(reads, frame, rows, flowers, top, tuning)
+    sides = tile_sides(clusters, reads)
+    if sides:  # kept out only when the gap before the tile set apart then shows
+        kept = [[i for i in row if i not in sides] for row in rows]
+        regrouped, rewarned = _group(reads, frame, kept, flowers, top, tuning)
+        if sets_apart(regrouped) and not sets_apart(clusters):
+            rows, clusters, warnings = kept, regrouped, rewarned
+        else:
+            sides = []
     layout.warnings.extend(warnings)
     clusters = flowers_by_count(clusters, reads, flowers)
     clusters = flowers_not_melds(clusters, reads, flowers, frame, length)
@@ -120,6 +129,12 @@ def read_layout(reads: list[TileRead], tuning: Tuning = Tuning()) -> Layout:
         layout.groups.append(Group(role="extra", tiles=off_hand))
         layout.warnings.append(
             f"Left out {len(off_hand)} tile(s) lying together away from the complete hand row."
+        )
+    if sides:
+        layout.groups.append(Group(role="extra", tiles=sides))
+        layout.warnings.append(
+            f"Ignored {len(sides)} box(es) in the hand row read as a tile's back: the side of "
+            "a tile set apart, one tile more than the hand holds."
         )
     if dups:
         layout.groups.append(Group(role="extra", tiles=sorted(dups)))

@@ -56,6 +56,16 @@ def hand_need(clusters: list[Cluster], reads: list[TileRead]) -> int:
     return 14 - 3 * n_melds
 
 
+def sets_apart(clusters: list[Cluster]) -> bool:
+    """Whether the hand row ends in a tile lying apart from the rest (at either end: which
+    way the row reads is not known yet)."""
+    main = hand_row(clusters)
+    runs = sorted(
+        (c for c in clusters if c.row == main and c.kind == "plain"), key=lambda c: c.slots[0].start
+    )
+    return len(runs) >= 2 and 1 in (len(runs[0].tiles), len(runs[-1].tiles))
+
+
 def set_apart_by_spacing(clusters: list[Cluster], frame: Frame, tuning: Tuning) -> list[Cluster]:
     """Split off the winning tile when it lies only slightly apart from the hand row.
 
