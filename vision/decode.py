@@ -22,8 +22,8 @@ import numpy as np
 from scorer.forms import is_complete
 from scorer.hand import Hand, Meld, MeldKind
 from scorer.notation import format_hand
-from scorer.tiles import BACK_INDEX, CODES, FLOWER_FIRST, NUM_KINDS
-from vision.layout.kinds import top_class
+from scorer.tiles import BACK, BACK_INDEX, CODES, FLOWER_FIRST, NUM_KINDS
+from vision.layout.kinds import likely_back, top_class
 from vision.types import Group, Layout, TileRead
 
 #: classes kept per tile / per meld
@@ -111,7 +111,7 @@ def _meld_var(reads: list[TileRead], group: Group, gi: int) -> _Var:
 
 def _kong_var(reads: list[TileRead], group: Group, gi: int) -> _Var | None:
     """A concealed kong: its face-up tiles vote for the kind; None when all lie face down."""
-    up = [i for i in group.tiles if top_class(reads[i]) != BACK_INDEX]
+    up = [i for i in group.tiles if not likely_back(reads[i])]
     if not up:
         return None
     lps = [_logp(reads[i]) for i in up]
@@ -198,6 +198,13 @@ def _name_flowers(reads: list[TileRead], tiles: list[int]) -> None:
         reads[i].chosen = code
 
 
+def _name_backs(reads: list[TileRead], tiles: list[int]) -> None:
+    """A concealed kong's tiles that are likely backs are named `back` (`likely_back`)."""
+    for i in tiles:
+        if likely_back(reads[i]) and reads[i].chosen != BACK:
+            reads[i].chosen, reads[i].overridden = BACK, True
+
+
 def decode(reads: list[TileRead], layout: Layout) -> Decoded:
     """Choose every tile's class and the hand; sets `chosen`/`overridden` on the reads."""
     _first_guesses(reads)
@@ -219,6 +226,7 @@ def decode(reads: list[TileRead], layout: Layout) -> Decoded:
             variables.append(_meld_var(reads, group, gi))
             n_melds += 1
         elif group.role == "concealed_kong":
+            _name_backs(reads, group.tiles)
             var = _kong_var(reads, group, gi)
             if var is None:  # the layout already asked the person to name it
                 result.unnamed.append(gi)  # it still counts as a set in the hand's shape

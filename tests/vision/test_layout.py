@@ -539,6 +539,65 @@ def test_a_far_concealed_kong_the_hand_needs_is_kept() -> None:
     assert len(kongs) == 1 and sorted(kongs[0].tiles) == [11, 12, 13, 14]
 
 
+def _weak_back(read) -> None:
+    """An unfamiliar (red) back: `back` the likeliest single reading at 0.3, the rest spread
+    over the playing tiles, so that the playing tiles together weigh more."""
+    import numpy as np
+
+    from scorer.tiles import INDEX
+
+    p = np.full(43, 0.7 / 34)
+    p[34:] = 0.0
+    p[INDEX["back"]] = 0.3
+    read.probs = p
+
+
+@pytest.mark.parametrize("faces", [True, False])
+def test_a_concealed_kong_of_unfamiliar_backs_is_still_a_kong(faces: bool) -> None:
+    """Rules seed 003, 实战细节 五: a concealed kong lies with face-down ends. Backs read
+    weakly (their likeliest single reading a back) still make it: named by its face-up
+    middle tiles, or, lying all face down, marked to be named, never read as 4 tiles more."""
+    from vision.decode import decode
+
+    middle = ["E", "E"] if faces else ["back", "back"]
+    hand = row(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "N", GAP, "N"], y=300)
+    kong = row(["back", *middle, "back"], y=300, x0=-170)
+    reads = reads_for(kong + hand)
+    for k in (0, 1, 2, 3) if not faces else (0, 3):
+        _weak_back(reads[k])
+    layout = read_layout(reads)
+    kongs = [g for g in layout.groups if g.role == "concealed_kong"]
+    assert len(kongs) == 1 and sorted(kongs[0].tiles) == [0, 1, 2, 3]
+    decoded = decode(reads, layout)
+    assert all(reads[k].chosen == "back" for k in ((0, 3) if faces else (0, 1, 2, 3)))
+    if faces:
+        assert decoded.notation == "[EEEE]123m456p789sNN"
+    else:
+        assert decoded.unnamed and decoded.partial == "123m456p789sNN"
+
+
+def test_two_white_dragons_read_weakly_as_backs_three_apart_make_no_kong() -> None:
+    """A blank white dragon may read as a back. Two of them three places apart, with unlike
+    tiles between, are no concealed kong (its middle two are one tile): the row stays a
+    hand of 14 (seven pairs here)."""
+    import numpy as np
+
+    from scorer.tiles import INDEX
+    from vision.decode import decode
+
+    tokens = ["6m", "6m", "7m", "7m", "2p", "P", "2p", "7p", "P", "7p", "3s", "4s", "4s", GAP, "3s"]
+    reads = reads_for(row(tokens, y=300))
+    for k in (5, 8):  # back likeliest (0.45), the white dragon next (0.35)
+        p = np.full(43, 0.2 / 41)
+        p[INDEX["back"]], p[INDEX["P"]] = 0.45, 0.35
+        reads[k].probs = p
+    layout = read_layout(reads)
+    assert not [g for g in layout.groups if g.role == "concealed_kong"]
+    assert len(next(g for g in layout.groups if g.role == "concealed").tiles) == 13
+    decoded = decode(reads, layout)
+    assert decoded.notation == "6677m2277p344sPP3s"
+
+
 def _faces(reads, tiles, rotation: int = 0, degrees: float = 0.0, flip: bool = False) -> None:
     """Give each read the direction its face's top points in the photo: away from the
     player for an upright tile, towards the player's left for a sideways one (seed 003

@@ -38,3 +38,13 @@ def play_sum(read: TileRead) -> float:
 def face_up(read: TileRead) -> int:
     """The tile's most probable playing tile: its kind when its place overrules its reading."""
     return int(np.argmax(np.asarray(read.probs)[:FLOWER_FIRST]))
+
+
+def likely_back(read: TileRead) -> bool:
+    """Whether a back is the tile's likeliest single reading, or its likeliest kind.
+
+    Unfamiliar backs (a red one) read as a back at 0.15-0.4, the rest spread
+    over many playing tiles: a back still, where a concealed kong's end lies.
+    """
+    p = np.asarray(read.probs)
+    return top_class(read) == BACK_INDEX or int(np.argmax(p)) == BACK_INDEX

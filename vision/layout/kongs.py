@@ -10,7 +10,7 @@ import numpy as np
 
 from scorer.tiles import BACK_INDEX
 from vision.layout.hand import hand_need, hand_row, held_in
-from vision.layout.kinds import face_up, play_sum
+from vision.layout.kinds import face_up, likely_back, play_sum
 from vision.layout.slots import Cluster, Slot
 from vision.types import Group, Layout, TileRead
 
@@ -30,13 +30,16 @@ def kongs_apart(
     """Cut concealed kongs out of a run of touching tiles: ('kong' | 'rest', slots) pieces.
 
     A concealed kong shows backs at both ends (or all four); it may be laid
-    against a meld or the hand. A tile read as a back that makes no such
+    against a meld or the hand. An end whose likeliest single reading is a
+    back (`likely_back`: a back of unfamiliar colour) serves too when the
+    middle two tiles are alike. A tile read as a back that makes no such
     four, yet could well be face up (`STRAY_BACK_FACE`), is taken for its
     most probable playing tile (its kind in `top` changes). Other backs
     that make no kong stay together with their run as one 'kong' piece,
     which is then reported as unreadable.
     """
-    back = [any(top[i] == BACK_INDEX for i in s.tiles) for s in run]
+    sure = [any(top[i] == BACK_INDEX for i in s.tiles) for s in run]
+    back = [any(likely_back(reads[i]) for i in s.tiles) or b for s, b in zip(run, sure, strict=True)]
     if not any(back):
         return [("rest", run)]
     pieces: list[tuple[str, list[Slot]]] = []
@@ -49,11 +52,14 @@ def kongs_apart(
             and len(window) == 4
             and back[k + 3]
             and not any(s.sideways or len(s.tiles) > 1 for s in window)
+            and (sure[k] and sure[k + 3] or _alike(window[1], window[2], top, reads))
         ):
             if rest:
                 pieces.append(("rest", rest))
                 rest = []
             pieces.append(("kong", window))
+            for i in (i for s in window for i in s.tiles if likely_back(reads[i])):
+                top[i] = BACK_INDEX
             k += 4
             continue
         rest.append(run[k])
@@ -67,6 +73,14 @@ def kongs_apart(
     for i in strays:  # a face-up tile mistaken for a back (a blank white dragon)
         top[i] = face_up(reads[i])
     return pieces
+
+
+def _alike(a: Slot, b: Slot, top: list[int], reads: list[TileRead]) -> bool:
+    """Whether two places hold the same tile: a concealed kong's middle two, both face
+    down or both face up alike. Asked where the ends are backs only by their likeliest
+    reading, since two white dragons three places apart can read so too."""
+    i, j = a.tiles[0], b.tiles[0]
+    return top[i] == top[j] or likely_back(reads[i]) and likely_back(reads[j])
 
 
 def tile_sides(clusters: list[Cluster], reads: list[TileRead]) -> list[int]:
