@@ -598,6 +598,17 @@ def test_two_white_dragons_read_weakly_as_backs_three_apart_make_no_kong() -> No
     assert decoded.notation == "6677m2277p344sPP3s"
 
 
+def test_backs_that_make_no_kong_in_a_run_of_eight_are_not_cut_into_kongs() -> None:
+    """Eight touching tiles with face-down ones where no four have backs at both ends are
+    no concealed kongs, whatever their count: one group to check, with a warning."""
+    hand = row(["1m", "2m", "3m", "4p", "5p", "6p", GAP, "N"], y=300)
+    run = row(["back", "E", "E", "S", "back", "W", "W", "N"], y=200)
+    layout = read_layout(reads_for(hand + run))
+    assert not [g for g in layout.groups if g.role == "concealed_kong"]
+    assert [sorted(g.tiles) for g in layout.groups if g.role == "unknown"] == [list(range(7, 15))]
+    assert any("8 tiles with face-down ones lie together" in w for w in layout.warnings)
+
+
 def _faces(reads, tiles, rotation: int = 0, degrees: float = 0.0, flip: bool = False) -> None:
     """Give each read the direction its face's top points in the photo: away from the
     player for an upright tile, towards the player's left for a sideways one (seed 003

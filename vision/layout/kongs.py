@@ -136,14 +136,12 @@ def add_concealed_kongs(layout: Layout, tiles: list[int], top: list[int]) -> Non
         if all(top[i] == BACK_INDEX for i in tiles):
             layout.warnings.append(KONG_UNNAMED)
         return
-    if len(tiles) % 4:
+    if len(tiles) != 4:  # `kongs_apart` found no kongs in them: cut in fours, no more
         layout.groups.append(Group(role="unknown", tiles=tiles))
         layout.warnings.append(
             f"{len(tiles)} tiles with face-down ones lie together; a concealed kong is 4 tiles."
         )
         return
-    for k in range(0, len(tiles), 4):
-        kong = tiles[k : k + 4]
-        layout.groups.append(Group(role="concealed_kong", tiles=kong, claimed=0))
-        if all(top[i] == BACK_INDEX for i in kong):
-            layout.warnings.append(KONG_UNNAMED)
+    layout.groups.append(Group(role="concealed_kong", tiles=tiles, claimed=0))
+    if all(top[i] == BACK_INDEX for i in tiles):
+        layout.warnings.append(KONG_UNNAMED)
