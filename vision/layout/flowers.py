@@ -40,6 +40,11 @@ def _is_flower(k: int) -> bool:
     return FLOWER_FIRST <= k < BACK_INDEX
 
 
+def _unread(reads: list[TileRead], tiles: list[int]) -> bool:
+    """Whether the classifier names none of the tiles surely (`FLOWER_UNREAD`)."""
+    return max(float(np.max(reads[i].probs)) for i in tiles) < FLOWER_UNREAD
+
+
 def _mean_flower(cluster: Cluster, reads: list[TileRead]) -> float:
     return float(np.mean([_flower_sum(reads[i]) for i in cluster.tiles]))
 
@@ -130,8 +135,7 @@ def flowers_not_melds(
             break
         if len(c.tiles) + len(flowers) > FLOWERS_IN_SET:
             continue
-        unread = max(float(np.max(reads[i].probs)) for i in c.tiles) < FLOWER_UNREAD
-        if unread or _mean_flower(c, reads) >= FLOWER_SURPLUS:
+        if _unread(reads, c.tiles) or _mean_flower(c, reads) >= FLOWER_SURPLUS:
             clusters = [k for k in clusters if k is not c]
             flowers.extend(c.tiles)
     flowers.sort()
@@ -192,17 +196,13 @@ def flowers_unread(
     """
     if not apart or not hand or len(apart) + len(flowers) > FLOWERS_IN_SET:
         return []
-    if max(float(np.max(reads[i].probs)) for i in apart) >= FLOWER_UNREAD:
+    if not _unread(reads, apart):
         return []
-    centres = np.array([_centre(reads[i]) for i in hand])
+    centres = np.array([reads[i].detection.center for i in hand])
     for i in apart:
-        if np.min(np.linalg.norm(centres - _centre(reads[i]), axis=1)) > MELD_REACH * length:
+        near = np.linalg.norm(centres - np.array(reads[i].detection.center), axis=1)
+        if np.min(near) > MELD_REACH * length:
             return []
     flowers.extend(apart)
     flowers.sort()
     return list(apart)
-
-
-def _centre(read: TileRead) -> np.ndarray:
-    x1, y1, x2, y2 = read.detection.box
-    return np.array([(x1 + x2) / 2, (y1 + y2) / 2])

@@ -46,5 +46,4 @@ def likely_back(read: TileRead) -> bool:
     Unfamiliar backs (a red one) read as a back at 0.15-0.4, the rest spread
     over many playing tiles: a back still, where a concealed kong's end lies.
     """
-    p = np.asarray(read.probs)
-    return top_class(read) == BACK_INDEX or int(np.argmax(p)) == BACK_INDEX
+    return top_class(read) == BACK_INDEX or int(np.argmax(read.probs)) == BACK_INDEX
