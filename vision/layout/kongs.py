@@ -91,8 +91,9 @@ def tile_sides(clusters: list[Cluster], reads: list[TileRead]) -> list[int]:
     the detector may box it faintly. A white dragon read as a back
     (`STRAY_BACK_FACE`) leaves the row's count right; a box too many does
     not. The faintest such boxes (`SIDE_SCORE`) between two tiles of the
-    row go, one per tile over (a box at the row's end lies in no gap: a back of a kong whose
-    other back was misread).
+    row are returned, one per tile over; a box at the row's end lies in no
+    gap (it may be a kong's back whose partner was misread). The caller
+    keeps them out only when the gap then shows.
     """
     main = hand_row(clusters)
     over = held_in(clusters, main) - hand_need(clusters, reads) if main >= 0 else 0
@@ -136,7 +137,7 @@ def add_concealed_kongs(layout: Layout, tiles: list[int], top: list[int]) -> Non
         if all(top[i] == BACK_INDEX for i in tiles):
             layout.warnings.append(KONG_UNNAMED)
         return
-    if len(tiles) != 4:  # `kongs_apart` found no kongs in them: cut in fours, no more
+    if len(tiles) != 4:  # a longer run is one in which `kongs_apart` found no kong
         layout.groups.append(Group(role="unknown", tiles=tiles))
         layout.warnings.append(
             f"{len(tiles)} tiles with face-down ones lie together; a concealed kong is 4 tiles."
