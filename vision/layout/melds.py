@@ -10,9 +10,14 @@ already look like melds wins.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TypeVar
+
 from vision.layout.kinds import top_class
 from vision.layout.slots import Slot
 from vision.types import Group, Layout, TileRead
+
+T = TypeVar("T")
 
 
 def _meld_segment(slots: list[Slot]) -> tuple[int, bool] | None:
@@ -49,6 +54,15 @@ def plausible(segment: list[Slot], reads: list[TileRead]) -> bool:
 def _meld_score(parts: list[tuple[list[Slot], int, bool]], reads: list[TileRead]) -> int:
     """How many of a cut's melds already look like melds: the measure every cut is chosen by."""
     return sum(plausible(segment, reads) for segment, _, _ in parts)
+
+
+def _best_cut(
+    cuts: Iterable[tuple[list[tuple[list[Slot], int, bool]] | None, T]], reads: list[TileRead]
+) -> tuple[list[tuple[list[Slot], int, bool]], T] | None:
+    """Of (cut, what it was found for) pairs, the first cut whose melds already look most
+    like melds (`_meld_score`); cuts that are None (none found) are passed over."""
+    found = [(parts, key) for parts, key in cuts if parts is not None]
+    return max(found, key=lambda c: _meld_score(c[0], reads), default=None)
 
 
 def split_melds(
@@ -88,21 +102,19 @@ def _split_forgiving(
     parts = split_melds(slots, reads)
     if parts is not None:
         return parts
-    best: tuple[int, int, list] | None = None
-    for k, slot in enumerate(slots):
-        if not slot.sideways or len(slot.tiles) != 1:
-            continue
-        slot.sideways = False
+
+    def without_mark(k: int) -> list[tuple[list[Slot], int, bool]] | None:
+        slots[k].sideways = False
         found = split_melds(slots, reads)
-        slot.sideways = True
-        if found is not None:
-            score = _meld_score(found, reads)
-            if best is None or score > best[0]:
-                best = (score, k, found)
+        slots[k].sideways = True
+        return found
+
+    marks = (k for k, slot in enumerate(slots) if slot.sideways and len(slot.tiles) == 1)
+    best = _best_cut(((without_mark(k), k) for k in marks), reads)
     if best is None:
         return None
     _upright([slots[best[1]]], reads)
-    return best[2]
+    return best[0]
 
 
 def _peel(
@@ -115,19 +127,16 @@ def _peel(
     melds. Sideways boxes in the middle of a row are rather misdetections.
     """
     side = [k for k, slot in enumerate(slots) if slot.sideways]
-    best: tuple[int, int, int] | None = None
-    for start in range(max(0, side[0] - 3), side[0] + 1):
-        for end in range(side[-1] + 1, min(len(slots), side[-1] + 4) + 1):
-            if start > 0 and end < len(slots):
-                continue  # melds lie at an end of the hand, not inside it
-            parts = split_melds(slots[start:end], reads)
-            if parts is not None:
-                score = _meld_score(parts, reads)
-                if best is None or score > best[0]:
-                    best = (score, start, end)
+    spans = (
+        (start, end)
+        for start in range(max(0, side[0] - 3), side[0] + 1)
+        for end in range(side[-1] + 1, min(len(slots), side[-1] + 4) + 1)
+        if start == 0 or end == len(slots)  # melds lie at an end of the hand, not inside it
+    )
+    best = _best_cut(((split_melds(slots[a:b], reads), (a, b)) for a, b in spans), reads)
     if best is None:
         return None
-    _, start, end = best
+    start, end = best[1]
     return slots[:start], slots[start:end], slots[end:]
 
 
