@@ -153,3 +153,46 @@ def test_boxes_found_twice_or_alone_are_still_read(classifier: Classifier) -> No
         for r in reads:
             assert np.isfinite(r.probs).all()
             assert r.probs.sum() == pytest.approx(1.0, abs=1e-4)
+
+
+def _sure_when_framed_in_red(crops: np.ndarray) -> np.ndarray:
+    """Stand-in model: sure of 1m (0.83) when a crop shows the red table around the tile,
+    else unsure (2m at 0.49): the tile's face alone does not settle it."""
+    out = np.full((len(crops), len(CODES)), 0.01, np.float32)
+    for k, c in enumerate(crops):
+        red = ((c[..., 2] > 200) & (c[..., 0] < 50)).mean() > 0.1
+        out[k, CODES.index("1m" if red else "2m")] = 2.0 if red else 0.4
+    return out / out.sum(axis=1, keepdims=True)
+
+
+def test_an_unsure_tile_is_read_again_from_more_views(classifier: Classifier, monkeypatch) -> None:
+    """A tile the box's and the row's views leave unsure is read again (`second_look`): here
+    the widened box, which takes in the table around the tile, is sure of 1m and moves the
+    reading towards it. A sure tile is not read again."""
+    img = np.zeros((200, 200, 3), np.uint8)
+    img[:] = (0, 0, 255)  # red table
+    img[40:160, 60:140] = 255  # a white tile, its box exactly
+    det = [Detection((60.0, 40.0, 140.0, 160.0), 0.9)]
+    seen: list[int] = []
+
+    def counted(model):
+        def probs(crops: np.ndarray) -> np.ndarray:
+            seen.append(len(crops))
+            return model(crops)
+
+        return probs
+
+    monkeypatch.setattr(classifier, "probs", counted(_sure_when_framed_in_red))
+    (again,) = classifier(img, det)
+    assert sum(seen) == 4  # box and row views, then the widened box and the tighter row
+    monkeypatch.setattr(classifier, "again", False)
+    (once,) = classifier(img, det)
+    one = CODES.index("1m")
+    assert again.probs[one] > once.probs[one] + 0.1
+    assert again.probs.sum() == pytest.approx(1.0, abs=1e-4)
+
+    seen.clear()
+    monkeypatch.setattr(classifier, "again", True)
+    img[:] = (0, 0, 255)  # every view now shows red: read surely as 1m
+    (sure,) = classifier(img, det)
+    assert sure.chosen == "1m" and sum(seen) == 2
