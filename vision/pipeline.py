@@ -44,8 +44,10 @@ _MODELS: tuple[DetectorFn, ClassifierFn, OrienterFn] | None = None
 GIVERS = {1: "left", 2: "opposite", 3: "right"}
 #: tiles read with less probability than this are listed under "uncertain" for a check
 UNCERTAIN = 0.5
-#: the most time the other readings of a layout that gives no hand may take (`read_hand`)
-READ_AGAIN_SECONDS = 0.15
+#: the most search steps the other readings of a layout may take between them
+#: (`read_hand`; about 0.15 s on the 2-core build machine): steps, not seconds, so that a
+#: photo reads the same however busy the machine is
+READ_AGAIN_STEPS = 15000
 
 
 def models() -> tuple[DetectorFn, ClassifierFn, OrienterFn]:
@@ -172,8 +174,8 @@ def read_hand(reads: list[TileRead]) -> tuple[list[TileRead], Layout, Decoded]:
     went wrong that way). The reads
     are copied for each try, since reading sets their sideways marks and
     chosen tiles. A layout read before is not decoded again, and the other
-    readings stop after `READ_AGAIN_SECONDS`: a photo that is no hand at
-    all costs every decoding its full time budget.
+    readings stop once their decoding took `READ_AGAIN_STEPS`: a photo that
+    is no hand at all costs every decoding its full search.
     """
     pristine = copy.deepcopy(reads)
     seen: set[tuple] = set()
@@ -194,12 +196,13 @@ def read_hand(reads: list[TileRead]) -> tuple[list[TileRead], Layout, Decoded]:
     if _settled(first[2], first[3]):
         return first[1], first[2], first[3]
     tries = [first]
-    stop = time.monotonic() + READ_AGAIN_SECONDS
+    spent = 0
     for tuning in OTHER_TUNINGS:
-        if time.monotonic() > stop:
+        if spent >= READ_AGAIN_STEPS:
             break
         if (found := attempt(tuning, copy.deepcopy(pristine))) is not None:
             tries.append(found)
+            spent += found[3].steps
     best = min(tries, key=lambda a: a[0])  # ties keep the first reading
     return best[1], best[2], best[3]
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from scorer.notation import parse_hand
 from scorer.tiles import CODES
 from tests.vision.layout_fixtures import GAP, full_layout, probs_for, reads_for, row, simple_layout
-from vision.decode import decode
+from vision.decode import MAX_STEPS, decode
 from vision.layout import read_layout
 from vision.types import Detection, Group, Layout, TileRead
 
@@ -163,8 +163,31 @@ def test_decoding_is_fast_even_when_hopeless() -> None:
         r.probs = p
     layout = read_layout(reads)
     start = time.perf_counter()
-    decode(reads, layout)
+    result = decode(reads, layout)
     assert time.perf_counter() - start < 1.0
+    assert 0 < result.steps <= MAX_STEPS
+
+
+def test_a_busy_machine_reads_the_same_hand(monkeypatch) -> None:
+    """The search is bounded by steps, not seconds: a photo read again on a machine busy
+    with other work (here a clock that jumps a second at every look) gives the same hand."""
+
+    def read() -> tuple[str | None, list[str], int]:
+        rng = np.random.default_rng(1)
+        reads = reads_for(simple_layout())
+        for r in reads:  # unsure reads: the hand lies thousands of steps deep
+            p = rng.dirichlet(np.ones(43) * 0.3) * 0.9
+            p[int(r.probs.argmax())] += 0.1
+            r.probs = p / p.sum()
+        result = decode(reads, read_layout(reads))
+        return result.notation, [r.chosen for r in reads], result.steps
+
+    calm = read()
+    assert calm[0] is not None and calm[2] > 1000
+    clock = iter(range(10**6))
+    monkeypatch.setattr(time, "monotonic", lambda: float(next(clock)))
+    monkeypatch.setattr(time, "perf_counter", lambda: float(next(clock)))
+    assert read() == calm
 
 
 def test_waiting_hand_lists_its_waits() -> None:
