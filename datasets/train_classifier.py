@@ -32,7 +32,7 @@ from datasets.render import read_yolo
 from datasets.train_detector import set_lr
 from datasets.views import crop_warp, warp_crop
 from scorer.tiles import BACK_INDEX, CODES, INDEX
-from vision.classify import INPUT, MEAN, STD
+from vision.classify import INPUT, MEAN, STD, widened
 
 NUM_CLASSES = len(CODES)
 STORE = 96  # stored crop side; the box covers the central STORE / MARGIN_FACTOR px
@@ -70,13 +70,11 @@ class CropNet(nn.Module):
 
 def store_crop(img: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
     """The box with a margin, stretched to STORE x STORE (border replicated)."""
-    x1, y1, x2, y2 = box
-    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
-    hw, hh = (x2 - x1) * MARGIN_FACTOR / 2, (y2 - y1) * MARGIN_FACTOR / 2
-    src = np.float32([[cx - hw, cy - hh], [cx + hw, cy - hh], [cx - hw, cy + hh]])
+    x1, y1, x2, y2 = widened(box, MARGIN_FACTOR)
+    src = np.float32([[x1, y1], [x2, y1], [x1, y2]])
     dst = np.float32([[0, 0], [STORE, 0], [0, STORE]])
     m = cv2.getAffineTransform(src, dst)
-    big = max(hw, hh) * 2 / STORE
+    big = max(x2 - x1, y2 - y1) / STORE
     if big > 1.5:  # shrink first so the warp does not alias
         f = 1 / big
         small = cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
