@@ -58,7 +58,8 @@ from datasets.scene.types import TILE_T, Layout
 from datasets.styles import resolve_styles
 from scorer.tiles import INDEX
 
-KINDS = ("hand", "grid", "row", "pile", "mixed")
+#: "promoted": hands whose exposed pungs are mostly promoted kongs (`datasets.train_stacked`)
+KINDS = ("hand", "grid", "row", "pile", "mixed", "promoted")
 MIXED_P = {"hand": 0.45, "grid": 0.25, "row": 0.15, "pile": 0.15}
 ASPECTS = [(4, 3), (3, 4), (1, 1), (16, 9), (9, 16)]
 BACK_COLOURS = [  # BGR
@@ -75,8 +76,8 @@ class Scene:
 
 def make_layout(rng: np.random.Generator, kind: str, faces: dict[str, np.ndarray]) -> Layout:
     available = set(faces)
-    if kind == "hand":
-        hand = random_hand(rng, available)
+    if kind in ("hand", "promoted"):
+        hand = random_hand(rng, available, "promoted" if kind == "promoted" else "plain")
         return hand_layout(rng, hand, random_flowers(rng, available))
     return LAYOUTS[kind](rng, sorted(available))
 

@@ -45,7 +45,12 @@ def _pick_set(rng: np.random.Generator, counts: Counter, allowed: set[int]) -> t
     return None
 
 
-def _standard(rng: np.random.Generator, allowed: set[int]) -> Hand | None:
+#: (share of pungs made kongs, share of exposed kongs promoted) per hand mix
+KONG_SHARES = {"plain": (0.25, 0.3), "promoted": (0.8, 0.9)}
+
+
+def _standard(rng: np.random.Generator, allowed: set[int], mix: str = "plain") -> Hand | None:
+    kong_p, promoted_p = KONG_SHARES[mix]
     counts: Counter = Counter()
     melds: list[Meld] = []
     concealed: list[int] = []
@@ -56,12 +61,12 @@ def _standard(rng: np.random.Generator, allowed: set[int]) -> Hand | None:
             return None
         kind, t = picked
         exposed = i < n_exposed
-        if kind == "pung" and counts[t] == 3 and rng.random() < 0.25:
+        if kind == "pung" and counts[t] == 3 and rng.random() < kong_p:
             counts[t] += 1
             if not exposed or rng.random() < 0.3:
                 melds.append(Meld(MeldKind.KONG, t, 0))
             else:
-                melds.append(Meld(MeldKind.KONG, t, int(rng.integers(1, 4)), bool(rng.random() < 0.3)))
+                melds.append(Meld(MeldKind.KONG, t, int(rng.integers(1, 4)), bool(rng.random() < promoted_p)))
         elif not exposed:
             concealed += [t, t + 1, t + 2] if kind == "chow" else [t] * 3
         elif kind == "chow":
@@ -96,8 +101,10 @@ def _thirteen_orphans(rng: np.random.Generator) -> Hand:
     return _finish(rng, [], tiles)
 
 
-def random_hand(rng: np.random.Generator, available: set[str]) -> Hand:
-    """A complete hand using only tiles the art style has."""
+def random_hand(rng: np.random.Generator, available: set[str], mix: str = "plain") -> Hand:
+    """A complete hand using only tiles the art style has; `mix` "promoted" makes most
+    pungs kongs and most exposed kongs promoted ones (a tile laid on the claimed one),
+    which plain hands show too rarely to learn from."""
     allowed = {i for i, c in enumerate(CODES[:34]) if c in available}
     while True:
         r = rng.random()
@@ -105,7 +112,7 @@ def random_hand(rng: np.random.Generator, available: set[str]) -> Hand:
             return _thirteen_orphans(rng)
         if r < 0.12 and len(allowed) >= 7:
             return _seven_pairs(rng, allowed)
-        hand = _standard(rng, allowed)
+        hand = _standard(rng, allowed, mix)
         if hand is not None:
             return hand
 

@@ -35,6 +35,24 @@ def test_hands_only_use_tiles_the_style_has() -> None:
     assert random_flowers(rng, no_dragons - {"1f"}) == []
 
 
+def test_promoted_mix_gives_legal_hands_rich_in_promoted_kongs() -> None:
+    """`--kind promoted` trains the stacked-tile model: its hands stay complete and legal,
+    and hold many times the promoted kongs (加杠) of plain hands."""
+    counts = {}
+    for mix in ("plain", "promoted"):
+        rng = np.random.default_rng(5)
+        n = 0
+        for _ in range(300):
+            hand = random_hand(rng, ALL, mix)
+            kongs = sum(m.kind is MeldKind.KONG for m in hand.melds)
+            assert len(hand.all_tiles) == 14 + kongs
+            assert max(Counter(hand.all_tiles).values()) <= 4
+            n += sum(m.promoted for m in hand.melds)
+        counts[mix] = n
+    assert counts["promoted"] > 5 * max(counts["plain"], 1)
+    assert counts["promoted"] >= 60
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_claimed_tile_lies_where_the_rules_say(seed: int) -> None:
     rng = np.random.default_rng(seed)
