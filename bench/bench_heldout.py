@@ -172,7 +172,7 @@ def half_oracle(
     from vision.detect import unstretch
     from vision.pipeline import models
 
-    detector, classifier, orienter = models()
+    detector, classifier, orienter, stacker = models()
     image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
     truth = oracle_reads(meta)
     if true == "boxes":
@@ -196,6 +196,8 @@ def half_oracle(
             reads.append(TileRead(d, truth[int(np.argmax(iw * ih))].probs.copy()))
     for read, up in zip(reads, orienter(image, detections), strict=True):
         read.up = (float(up[0]), float(up[1]))
+    for read, p in zip(reads, stacker(image, detections), strict=True):
+        read.stacked = float(p)
     reads, layout, decoded = read_hand(reads)
     return result_json(reads, layout, decoded, image_path.stem, (meta["width"], meta["height"]))
 
@@ -221,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.box_crops_only:
         from vision.pipeline import models
 
-        _, classifier, orienter = models()
+        _, classifier, orienter, _ = models()
         classifier.row_view = orienter.row_view = False
     metas = sorted((args.folder / "meta").glob("*.json"))
     metas = [m for m in metas if json.loads(m.read_text()).get("hand")]

@@ -45,7 +45,7 @@ class OrientNet(nn.Module):
     in the crop (top or bottom) reaches the classifier.
     """
 
-    def __init__(self, w: tuple[int, ...] = (16, 24, 48, 64, 96)):
+    def __init__(self, w: tuple[int, ...] = (16, 24, 48, 64, 96), classes: int = 4):
         super().__init__()
         self.features = nn.Sequential(
             conv_bn(3, w[0], 2), conv_bn(w[0], w[1], 2),
@@ -54,7 +54,7 @@ class OrientNet(nn.Module):
             conv_bn(w[3], w[4]),
         )  # fmt: skip
         self.drop = nn.Dropout(0.2)
-        self.fc = nn.Linear(w[4] * 16, 4)
+        self.fc = nn.Linear(w[4] * 16, classes)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.fc(self.drop(self.features(x).flatten(1)))

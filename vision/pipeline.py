@@ -2,9 +2,9 @@
 
 The stages are plain functions on plain data: `load_photo` → detector
 (→ `turn_to_rows` when the rows run near the diagonal) → classifier (→
-`faint_backs`, a kong's back found too faintly) → orienter (together
-`read_tiles`) → `read_hand` (`read_layout`, then
-`decode`). The
+`faint_backs`, a kong's back found too faintly) → orienter → stacker (a
+tile lying on another; together `read_tiles`) → `read_hand`
+(`read_layout`, then `decode`). The
 models are loaded once per process and shared (onnxruntime sessions may
 run from several threads), so the web server can answer requests
 concurrently.
@@ -37,9 +37,10 @@ from vision.types import Detection, Group, Layout, TileRead
 DetectorFn = Callable[[np.ndarray], list[Detection]]
 ClassifierFn = Callable[[np.ndarray, list[Detection]], list[TileRead]]
 OrienterFn = Callable[[np.ndarray, list[Detection]], np.ndarray]
+StackerFn = Callable[[np.ndarray, list[Detection]], np.ndarray]
 
 _LOCK = threading.Lock()
-_MODELS: tuple[DetectorFn, ClassifierFn, OrienterFn] | None = None
+_MODELS: tuple[DetectorFn, ClassifierFn, OrienterFn, StackerFn] | None = None
 
 GIVERS = {1: "left", 2: "opposite", 3: "right"}
 #: tiles read with less probability than this are listed under "uncertain" for a check
@@ -50,9 +51,9 @@ UNCERTAIN = 0.5
 READ_AGAIN_STEPS = 15000
 
 
-def models() -> tuple[DetectorFn, ClassifierFn, OrienterFn]:
-    """The bundled detector, classifier and orienter, loaded on first use (ModelError when
-    missing)."""
+def models() -> tuple[DetectorFn, ClassifierFn, OrienterFn, StackerFn]:
+    """The bundled detector, classifier, orienter and stacked-tile reader, loaded on first
+    use (ModelError when missing)."""
     global _MODELS
     with _LOCK:
         if _MODELS is None:
@@ -235,6 +236,7 @@ def read_tiles(
     detector: DetectorFn,
     classifier: ClassifierFn,
     orienter: OrienterFn | None = None,
+    stacker: StackerFn | None = None,
 ) -> tuple[list[TileRead], Callable[[Box], Box]]:
     """Find and read every tile of a photo: the reads, their boxes in the pixels the models
     read them in, and the map from those pixels to the photo's.
@@ -242,7 +244,8 @@ def read_tiles(
     A stretched photo is read squeezed back (`vision.detect.unstretch`),
     one whose rows run near its diagonal turned square to them
     (`vision.turn`): tiles then look like tiles to every stage. A back found
-    too faintly is taken beside the backs found (`vision.faint`).
+    too faintly is taken beside the backs found (`vision.faint`). The orienter
+    tells which way each face points, the stacker whether a tile lies on it.
     """
     look = getattr(detector, "look", None)
     found, stretch = look(image) if look is not None else (detector(image), (1.0, 1.0))
@@ -263,6 +266,9 @@ def read_tiles(
     if orienter is not None and reads:
         for read, up in zip(reads, orienter(work, detections), strict=True):
             read.up = (float(up[0]), float(up[1]))
+    if stacker is not None and reads:
+        for read, p in zip(reads, stacker(work, detections), strict=True):
+            read.stacked = float(p)
 
     def to_photo(box: Box) -> Box:
         x1, y1, x2, y2 = box if turned is None else turned.box_back(box)
@@ -277,20 +283,22 @@ def recognize_image(
     detector: DetectorFn | None = None,
     classifier: ClassifierFn | None = None,
     orienter: OrienterFn | None = None,
+    stacker: StackerFn | None = None,
 ) -> dict[str, Any]:
     """Recognize an already decoded upright BGR image.
 
     Without a detector or classifier given, the bundled models are used,
-    orienter included; with both given, tiles are oriented only by an
-    orienter given too.
+    orienter and stacker included; with both given, tiles are oriented and
+    looked at for a tile on top only by an orienter and a stacker given too.
     """
     if detector is None or classifier is None:
-        default_detector, default_classifier, default_orienter = models()
+        default_detector, default_classifier, default_orienter, default_stacker = models()
         detector = detector or default_detector
         classifier = classifier or default_classifier
         orienter = orienter or default_orienter
+        stacker = stacker or default_stacker
     started = time.perf_counter()
-    reads, to_photo = read_tiles(image, detector, classifier, orienter)
+    reads, to_photo = read_tiles(image, detector, classifier, orienter, stacker)
     reads, layout, decoded = read_hand(reads)
     for read in reads:  # boxes in the pixels of the photo as given
         read.detection.box = to_photo(read.detection.box)

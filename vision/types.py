@@ -59,6 +59,9 @@ class TileRead:
     #: where the top of the tile's face points in the photo (x right, y down), its length
     #: the confidence (`vision.orient`); None when not looked at
     up: tuple[float, float] | None = None
+    #: how likely another tile lies on this one, found as one box with it (`vision.stacked`:
+    #: a promoted kong's fourth tile on the claimed one); 0 when not looked at
+    stacked: float = 0.0
 
     @property
     def confidence(self) -> float:

@@ -223,3 +223,23 @@ def random_flowers(rng: np.random.Generator, available: set[str]) -> list[str]:
         return []
     n = int(rng.choice([1, 1, 2, 2, 3, 4, 5, 8]))
     return sorted(rng.choice(have, size=n, replace=False).tolist())
+
+
+def meld_tiles(meta: dict) -> list[tuple[tuple[float, ...], int, bool]]:
+    """(box, label, sideways) of each face-up tile of a scene's exposed melds; label 1 for a
+    tile lying on another. A tile with one lying on it is left out: the pair is one box,
+    and that box is the top tile's."""
+    tiles = meta["tiles"]
+    out = []
+    for m in meta.get("melds", []):
+        idx = m["tiles"]
+        if any(tiles[i]["face_down"] for i in idx):
+            continue
+        under = {idx[k - 1] for k, i in enumerate(idx) if k and tiles[i].get("stacked")}
+        for i in idx:
+            t = tiles[i]
+            x1, y1, x2, y2 = t["box"]
+            if i in under or x2 - x1 < 8 or y2 - y1 < 8:
+                continue
+            out.append((tuple(t["box"]), int(bool(t.get("stacked"))), bool(t["sideways"])))
+    return out

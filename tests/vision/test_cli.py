@@ -32,9 +32,13 @@ def _orienter(image: np.ndarray, dets: list[Detection]) -> np.ndarray:
     return np.zeros((len(dets), 2))  # no idea which way the faces point
 
 
+def _stacker(image: np.ndarray, dets: list[Detection]) -> np.ndarray:
+    return np.zeros(len(dets))  # no tile lies on another
+
+
 @pytest.fixture
 def fake_models(monkeypatch):
-    monkeypatch.setattr(pipeline, "_MODELS", (_detector, _classifier, _orienter))
+    monkeypatch.setattr(pipeline, "_MODELS", (_detector, _classifier, _orienter, _stacker))
 
 
 @pytest.fixture

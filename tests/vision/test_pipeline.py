@@ -274,3 +274,28 @@ def test_a_hand_with_nothing_set_apart_is_not_second_guessed() -> None:
     assert decoded.hand is not None
     assert decoded.hand.winning_tile == INDEX["E"]
     assert any("No tile is set apart" in w for w in layout.warnings)
+
+
+def test_a_promoted_kong_found_as_one_box_is_read_from_the_stacker() -> None:
+    """Seed 003 实战细节 五: a promoted kong keeps the pung's sideways tile with the fourth
+    laid on it. The detector finds the pair as one box; the stacked-tile reading of that
+    box makes the meld a promoted kong from the same seat, and the output still lists one
+    tile per box."""
+    from vision.pipeline import recognize_image
+
+    tiles = row(["E", "E/", "E"], y=100) + row(
+        ["1m", "2m", "3m", "4s", "5s", "6s", "7p", "8p", "9p", "N", GAP, "N"], y=300
+    )
+    fake = FakeModels(tiles)
+
+    def stacker(image: np.ndarray, detections: list[Detection]) -> np.ndarray:
+        return np.array([0.97 if d.width > d.height else 0.02 for d in detections])
+
+    photo = np.full((400, 600, 3), 90, np.uint8)
+    out = recognize_image(photo, "promoted.png", fake.detector, fake.classifier, stacker=stacker)
+    assert out["hand"] == "[EEEE,6]123m789p456sNN"
+    kong = out["melds"][0]
+    assert (kong["kind"], kong["promoted"], kong["giver"]) == ("kong", True, "opposite")
+    assert kong["tiles"] == ["E"] * 4 and len(out["tiles"]) == len(tiles)
+    plain = recognize_image(photo, "pung.png", fake.detector, fake.classifier)
+    assert plain["hand"] == "[EEE,2]123m789p456sNN"

@@ -191,5 +191,21 @@ def add_melds(layout: Layout, cluster: list[Slot], reads: list[TileRead]) -> Non
         )
         return
     for segment, giver, promoted in parts:
+        if promoted and _chow_under_one_box(segment, reads):
+            segment, promoted = _once(segment), False
         tiles = [i for s in segment for i in s.tiles]
         layout.groups.append(Group(role="meld", tiles=tiles, claimed=giver, promoted=promoted))
+
+
+def _once(segment: list[Slot]) -> list[Slot]:
+    """The segment with a tile found as one box with a tile on it counted once."""
+    return [Slot(list(dict.fromkeys(s.tiles)), s.start, s.end, s.sideways, s.short) for s in segment]
+
+
+def _chow_under_one_box(segment: list[Slot], reads: list[TileRead]) -> bool:
+    """Whether a tile was taken for two stacked ones (`stacks.carries_a_tile`) in tiles whose
+    first readings make a chow once each and no kong with it twice: a chow is never
+    promoted, so the tile on top was misjudged."""
+    if all(len(set(s.tiles)) == len(s.tiles) for s in segment):
+        return False  # both tiles of the pair were found: no judgement to doubt
+    return plausible(_once(segment), reads) and not plausible(segment, reads)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.layout.stacks import carries_a_tile
 from vision.layout.tuning import Tuning
 from vision.rows import Frame
 from vision.types import TileRead
@@ -17,7 +18,8 @@ from vision.types import TileRead
 
 @dataclass
 class Slot:
-    """One place along a row: a tile, or two tiles stacked across the row."""
+    """One place along a row: a tile, or two tiles stacked across the row (the same tile
+    twice when the two were found as one box)."""
 
     tiles: list[int]
     start: float
@@ -28,7 +30,9 @@ class Slot:
 
 def row_slots(reads: list[TileRead], frame: Frame, row: list[int]) -> list[Slot]:
     """Tiles of a row in reading order; two sideways tiles stacked across the row share a slot
-    (a promoted kong). Other overlapping tiles (a heap, not a row) keep a slot each."""
+    (a promoted kong), and so does a sideways tile found as one box with a tile lying on it
+    (`stacks.carries_a_tile`): its index then stands twice. Other overlapping tiles (a heap,
+    not a row) keep a slot each."""
     slots: list[Slot] = []
     for i in sorted(row, key=lambda i: frame.u[i]):
         start, end = frame.u[i] - frame.eu[i] / 2, frame.u[i] + frame.eu[i] / 2
@@ -36,13 +40,14 @@ def row_slots(reads: list[TileRead], frame: Frame, row: list[int]) -> list[Slot]
         if slots:
             last = slots[-1]
             overlap = min(last.end, end) - max(last.start, start)
-            stack = side and last.sideways and len(last.tiles) == 1
+            stack = side and last.sideways and len(set(last.tiles)) == 1
             if stack and overlap > 0.5 * min(last.end - last.start, end - start):
-                last.tiles.append(i)
+                last.tiles = [last.tiles[0], i]  # the tile on top, found on its own
                 last.start, last.end = min(last.start, start), max(last.end, end)
                 last.sideways = last.sideways or side
                 continue
-        slots.append(Slot([i], start, end, side, float(min(frame.eu[i], frame.ev[i]))))
+        tiles = [i, i] if side and carries_a_tile(reads[i]) else [i]
+        slots.append(Slot(tiles, start, end, side, float(min(frame.eu[i], frame.ev[i]))))
     return slots
 
 

@@ -11,6 +11,15 @@ from vision.types import TileRead
 STACK_SIZE = 0.7
 #: how much of the smaller of two boxes their overlap must cover to count as one tile twice
 DUPLICATE_COVER = 0.55
+#: how sure the stacked-tile model must be that a sideways tile carries another, found as one
+#: box with it, to read a promoted kong (`vision.stacked`)
+STACKED_SURE = 0.9
+
+
+def carries_a_tile(read: TileRead) -> bool:
+    """Whether a tile found as one box has a second lying on it (a promoted kong's fourth
+    tile on the claimed one, seen from above): the pair's side wall stands twice as tall."""
+    return read.stacked >= STACKED_SURE
 
 
 def duplicates(reads: list[TileRead], boxes: np.ndarray) -> dict[int, int]:

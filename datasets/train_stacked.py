@@ -1,0 +1,193 @@
+"""Train the stacked-tile model (is a tile laid on this one?) and export ONNX.
+
+A promoted kong (加杠) is laid as the pung it was, with the fourth tile on
+the claimed, sideways tile. Seen from above the two tiles are one box; what
+shows is the pair's height: a side wall twice as tall as its neighbours'.
+The model reads the run-time crop of a tile's box widened `STACK_MARGIN`
+times (`vision.stacked`) and answers stacked or not.
+
+Labels come from rendered scenes (`python -m datasets.render --kind
+promoted`, hands whose exposed pungs are mostly promoted kongs): the tile
+lying on another (`stacked` in the meta) is a positive, cut at its own box,
+which is where the detector boxes the pair; every other tile of an exposed
+meld is a negative, sideways ones four times as often as upright ones.
+Views are drawn half positive, half negative, each jittered, turned by a
+random quarter and changed in colour, blur, noise and JPEG.
+Run: `python -m datasets.train_stacked --renders DIR --out models/stacked.onnx --minutes 15`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+from tqdm import tqdm
+
+from datasets.augment import photometric
+from datasets.loader import stream
+from datasets.scene.hands import meld_tiles
+from datasets.train_classifier import _parallel, export_onnx
+from datasets.train_detector import set_lr
+from datasets.train_orientation import MARGIN, STORE, OrientNet, store_crop
+from datasets.views import crop_warp, warp_crop
+from vision.classify import cut, to_input, widened
+from vision.stacked import STACK_MARGIN
+
+#: how often an upright meld tile is drawn as a negative, against a sideways one
+UPRIGHT_WEIGHT = 0.25
+
+
+def _scene_crops(meta_path: Path) -> tuple[list[np.ndarray], list[int], list[float], list[tuple]]:
+    """Stored crops (of the widened boxes), labels, sampling weights and widened sizes."""
+    img = cv2.imread(str(meta_path.parent.parent / "images" / (meta_path.stem + ".jpg")))
+    if img is None:
+        return [], [], [], []
+    crops, labels, weights, sizes = [], [], [], []
+    for box, label, sideways in meld_tiles(json.loads(meta_path.read_text())):
+        wide = widened(box, STACK_MARGIN)
+        crops.append(store_crop(img, wide))
+        labels.append(label)
+        weights.append(1.0 if sideways or label else UPRIGHT_WEIGHT)
+        sizes.append((wide[2] - wide[0], wide[3] - wide[1]))
+    return crops, labels, weights, sizes
+
+
+def load(roots: list[Path], workers: int) -> tuple[np.ndarray, ...]:
+    """Stored crops, labels, weights, sizes and scene ids of every rendered scene."""
+    metas = [m for r in roots for m in sorted((r / "meta").glob("*.json"))]
+    if not metas:
+        raise SystemExit(f"no rendered scenes (meta/*.json) under {', '.join(map(str, roots))}")
+    crops, labels, weights, sizes, scene = [], [], [], [], []
+    for i, (c, lab, w, s) in enumerate(_parallel(_scene_crops, metas, workers, "crops")):
+        crops += c
+        labels += lab
+        weights += w
+        sizes += s
+        scene += [i] * len(c)
+    return (
+        np.stack(crops), np.array(labels), np.array(weights), np.array(sizes, np.float32),
+        np.array(scene),
+    )  # fmt: skip
+
+
+def view(crop: np.ndarray, size: tuple[float, float], rng: np.random.Generator | None) -> np.ndarray:
+    """A view of a stored crop as run time cuts it (`cut` of the widened box)."""
+    return warp_crop(crop, crop_warp(size, STORE, MARGIN, rng, size_jitter=0.12, tilt_share=0.5))
+
+
+def heldout_crops(root: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Run-time crops, labels and sideways flags of the meld tiles of a render folder."""
+    crops, labels, sideways = [], [], []
+    for meta_path in sorted((root / "meta").glob("*.json")):
+        img = cv2.imread(str(root / "images" / (meta_path.stem + ".jpg")), cv2.IMREAD_COLOR)
+        if img is None:
+            continue
+        for box, label, side in meld_tiles(json.loads(meta_path.read_text())):
+            crops.append(cut(img, widened(box, STACK_MARGIN)))
+            labels.append(label)
+            sideways.append(side)
+    return np.stack(crops), np.array(labels), np.array(sideways)
+
+
+def predict(model: torch.nn.Module, crops: np.ndarray) -> np.ndarray:
+    """P(stacked) of run-time crops (N,64,64,3) BGR uint8, averaged with the crop turned
+    180 degrees as run time reads it (`vision.stacked.Stacker`)."""
+    model.eval()
+    out = []
+    with torch.no_grad():
+        for i in range(0, len(crops), 512):
+            x = torch.from_numpy(to_input(crops[i : i + 512]))
+            p = F.softmax(model(x), 1)[:, 1] + F.softmax(model(x.flip(2, 3)), 1)[:, 1]
+            out.append((p / 2).numpy())
+    model.train()
+    return np.concatenate(out) if out else np.zeros(0, np.float32)
+
+
+def report(name: str, p: np.ndarray, labels: np.ndarray, sideways: np.ndarray) -> str:
+    """Recall on stacked tiles and false alarms on sideways / upright tiles at 0.5 and 0.9."""
+    parts = [f"{name}: {int(labels.sum())} stacked, {int((sideways & (labels == 0)).sum())} sideways"]
+    for thr in (0.5, 0.8, 0.9):
+        hit = p >= thr
+        parts.append(
+            f"@{thr}: recall {hit[labels == 1].mean():.3f}, "
+            f"false on sideways {int(hit[(labels == 0) & sideways].sum())}, "
+            f"on upright {int(hit[(labels == 0) & ~sideways].sum())}"
+        )
+    return "; ".join(parts)
+
+
+def train(args: argparse.Namespace) -> None:
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    crops, labels, weights, sizes, scene = load([Path(r) for r in args.renders], args.workers)
+    check = scene % 20 == 0
+    print(f"crops: {len(crops)} ({int(labels.sum())} stacked), {int(check.sum())} to check", flush=True)
+    vcrops = np.stack([view(crops[i], sizes[i], None) for i in np.flatnonzero(check)])
+    vlabels = labels[check]
+    vside = weights[check] == 1.0
+    pos = np.flatnonzero(~check & (labels == 1))
+    neg = np.flatnonzero(~check & (labels == 0))
+    neg_p = weights[neg] / weights[neg].sum()
+
+    def make(r: np.random.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+        n_pos = args.batch // 2
+        idx = np.concatenate([r.choice(pos, n_pos), r.choice(neg, args.batch - n_pos, p=neg_p)])
+        views = [photometric(view(crops[i], sizes[i], r), r) for i in idx]
+        return torch.from_numpy(to_input(np.stack(views))), torch.from_numpy(labels[idx])
+
+    batches = stream(make, args.workers, args.seed)
+    model = OrientNet(classes=2)  # the orientation model's net: position in the crop matters
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
+    budget = args.minutes * 60
+    start = time.time()
+    bar = tqdm(desc="stacked", unit="batch", mininterval=10)
+    step, loss_avg = 0, 0.0
+    while time.time() - start < budget:
+        x, y = next(batches)
+        loss = F.cross_entropy(model(x), y, label_smoothing=0.05)
+        opt.zero_grad()
+        loss.backward()
+        set_lr(opt, args.lr, (time.time() - start) / budget)
+        opt.step()
+        loss_avg = 0.98 * loss_avg + 0.02 * loss.item() if step else loss.item()
+        step += 1
+        bar.update(1)
+        if step % 50 == 0:
+            bar.set_postfix(loss=f"{loss_avg:.3f}", refresh=False)
+        if step % args.check_every == 0:
+            tqdm.write(f"step {step} loss {loss_avg:.3f} " + report("check", predict(model, vcrops), vlabels, vside))
+    bar.close()
+    print(f"trained {step} batches of {args.batch}", flush=True)
+    print(report("check", predict(model, vcrops), vlabels, vside), flush=True)
+    export_onnx(model, Path(args.out))
+    print(f"exported {args.out} ({Path(args.out).stat().st_size / 1e3:.0f} kB)", flush=True)
+    for folder in args.heldout:
+        hc, hl, hs = heldout_crops(Path(folder))
+        print(report(folder, predict(model, hc), hl, hs), flush=True)
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--renders", action="append", required=True, help="rendered scenes (repeatable)")
+    p.add_argument("--out", default="models/stacked.onnx")
+    p.add_argument("--minutes", type=float, default=15, help="training time budget")
+    p.add_argument("--workers", type=int, default=1, help="processes cutting crops / making views")
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--batch", type=int, default=128)
+    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--check-every", type=int, default=300, help="batches between checks")
+    p.add_argument(
+        "--heldout", action="append", default=[], help="render folder to report on at the end"
+    )
+    p.add_argument("--seed", type=int, default=0)
+    return p
+
+
+if __name__ == "__main__":
+    train(parser().parse_args())

@@ -1,0 +1,56 @@
+"""Whether a tile lies on another: a promoted kong's fourth tile on the claimed one.
+
+A promoted kong (加杠) is laid as the pung it was, with the fourth tile
+laid on the sideways, claimed tile. Seen from above the pair is one tile,
+and the detector boxes it once; what shows is its height, a side wall
+twice as tall as its neighbours'. A small model (`models/stacked.onnx`,
+trained by `datasets.train_stacked` on rendered promoted kongs) reads each
+tile's box widened `STACK_MARGIN` times, so the crop holds the tile's side
+walls and a little of its neighbours, and answers how likely the box holds
+two tiles, one on the other. The layout uses it only for the sideways tile
+of an exposed meld (`vision.layout.stacks`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from vision.classify import cut, softmax, to_input, widened
+from vision.detect import MODEL_DIR, check_image
+from vision.runtime import open_session
+from vision.types import Detection
+
+DEFAULT_MODEL = MODEL_DIR / "stacked.onnx"
+#: how far the box is widened for the crop: the tile, its side walls and a little around
+STACK_MARGIN = 1.6
+
+
+class Stacker:
+    """P(another tile lies on it) per detected tile; one onnxruntime CPU session."""
+
+    def __init__(self, model_path: str | Path | None = None):
+        path = Path(model_path) if model_path is not None else DEFAULT_MODEL
+        self.session = open_session(path, "stacked-tile")
+        self.input_name = self.session.get_inputs()[0].name
+
+    def probs(self, crops: np.ndarray) -> np.ndarray:
+        """(N,) probability of a second tile on top, for crops (N,64,64,3) BGR uint8.
+
+        The crop turned 180 degrees is read too and the two averaged: the
+        taller side wall may show on either side, and one look alone takes
+        more single tiles for pairs.
+        """
+        if len(crops) == 0:
+            return np.zeros(0, np.float32)
+        x = to_input(crops)
+        x = np.ascontiguousarray(np.concatenate([x, x[:, :, ::-1, ::-1]]))
+        p = softmax(self.session.run(None, {self.input_name: x})[0])[:, 1]
+        return ((p[: len(crops)] + p[len(crops) :]) / 2).astype(np.float32)
+
+    def __call__(self, image: np.ndarray, detections: list[Detection]) -> np.ndarray:
+        image = check_image(image)
+        if not detections:
+            return np.zeros(0, np.float32)
+        return self.probs(np.stack([cut(image, widened(d.box, STACK_MARGIN)) for d in detections]))
