@@ -879,3 +879,15 @@ def test_a_chow_is_never_taken_for_a_promoted_kong() -> None:
     meld = next(g for g in layout.groups if g.role == "meld")
     assert (meld.tiles, meld.promoted) == ([0, 1, 2], False)
     assert decode(reads, layout).notation == "[345s,2]123m456p789sNN"
+
+
+def test_a_pair_is_believed_only_where_the_meld_reads_as_one_kind() -> None:
+    """Only a pung is promoted: a tile read as carrying another among tiles of different
+    kinds (a heap's tile lying on others, read as a meld) stays one tile."""
+    melds = row(["2m", "E/", "9p"], y=100)
+    hand = row(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "N", GAP, "N"], y=300)
+    reads = reads_for(melds + hand)
+    reads[1].stacked = 0.95
+    layout = read_layout(reads)
+    meld = next(g for g in layout.groups if g.role == "meld")
+    assert (meld.tiles, meld.promoted) == ([0, 1, 2], False)

@@ -191,7 +191,7 @@ def add_melds(layout: Layout, cluster: list[Slot], reads: list[TileRead]) -> Non
         )
         return
     for segment, giver, promoted in parts:
-        if promoted and _chow_under_one_box(segment, reads):
+        if promoted and _doubtful_pair(segment, reads):
             segment, promoted = _once(segment), False
         tiles = [i for s in segment for i in s.tiles]
         layout.groups.append(Group(role="meld", tiles=tiles, claimed=giver, promoted=promoted))
@@ -202,10 +202,11 @@ def _once(segment: list[Slot]) -> list[Slot]:
     return [Slot(list(dict.fromkeys(s.tiles)), s.start, s.end, s.sideways, s.short) for s in segment]
 
 
-def _chow_under_one_box(segment: list[Slot], reads: list[TileRead]) -> bool:
-    """Whether a tile was taken for two stacked ones (`stacks.carries_a_tile`) in tiles whose
-    first readings make a chow once each and no kong with it twice: a chow is never
-    promoted, so the tile on top was misjudged."""
+def _doubtful_pair(segment: list[Slot], reads: list[TileRead]) -> bool:
+    """Whether a tile was taken for two stacked ones (`stacks.carries_a_tile`) among tiles
+    whose first readings make no kong with it counted twice. Only a pung is promoted, so
+    the pair is believed only where the tiles already read as one kind: a chow's claimed
+    tile, or a heap's tile lying on others (cmd-v4 `valid`: 5 such), stays one tile."""
     if all(len(set(s.tiles)) == len(s.tiles) for s in segment):
         return False  # both tiles of the pair were found: no judgement to doubt
-    return plausible(_once(segment), reads) and not plausible(segment, reads)
+    return not plausible(segment, reads)
