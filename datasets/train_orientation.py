@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from pathlib import Path
 
 import cv2
@@ -24,12 +23,11 @@ import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-from tqdm import tqdm
 
 from datasets.augment import photometric
 from datasets.loader import stream
+from datasets.timed import train_for
 from datasets.train_classifier import _parallel, conv_bn, export_onnx
-from datasets.train_detector import set_lr
 from datasets.views import crop_warp, warp_crop
 from vision.classify import cut, to_input
 from vision.orient import image_to_crop, nearest_class, soft_targets
@@ -202,29 +200,13 @@ def train(args: argparse.Namespace) -> None:
 
     batches = stream(make, args.workers, args.seed)
     model = OrientNet()
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
-    budget = args.minutes * 60
-    start = time.time()
-    bar = tqdm(desc="orientation", unit="batch", mininterval=10)
-    step, loss_avg = 0, 0.0
-    while time.time() - start < budget:
-        x, y = next(batches)
-        loss = F.cross_entropy(model(x), y)
-        opt.zero_grad()
-        loss.backward()
-        set_lr(opt, args.lr, (time.time() - start) / budget)
-        opt.step()
-        loss_avg = 0.98 * loss_avg + 0.02 * loss.item() if step else loss.item()
-        step += 1
-        bar.update(1)
-        if step % 50 == 0:
-            bar.set_postfix(loss=f"{loss_avg:.3f}", refresh=False)
-        if step % args.check_every == 0:
-            acc = float((predict(model, vcrops).argmax(1) == vlabels).mean())
-            tqdm.write(
-                f"step {step} {time.time() - start:.0f}s loss {loss_avg:.3f} valid acc {acc:.4f}"
-            )
-    bar.close()
+
+    def check() -> str:
+        return f"valid acc {float((predict(model, vcrops).argmax(1) == vlabels).mean()):.4f}"
+
+    step = train_for(
+        model, batches, F.cross_entropy, args.lr, args.minutes, "orientation", args.check_every, check
+    )
     acc = float((predict(model, vcrops).argmax(1) == vlabels).mean())
     print(f"trained {step} batches of {args.batch}; valid acc {acc:.4f}", flush=True)
     export_onnx(model, Path(args.out))

@@ -20,20 +20,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from pathlib import Path
 
 import cv2
 import numpy as np
 import torch
 import torch.nn.functional as F
-from tqdm import tqdm
 
 from datasets.augment import photometric
 from datasets.loader import stream
 from datasets.scene.hands import meld_tiles
+from datasets.timed import train_for
 from datasets.train_classifier import _parallel, export_onnx
-from datasets.train_detector import set_lr
 from datasets.train_orientation import MARGIN, STORE, OrientNet, store_crop
 from datasets.views import crop_warp, warp_crop
 from vision.classify import cut, to_input, widened
@@ -114,8 +112,9 @@ def report(name: str, p: np.ndarray, labels: np.ndarray, sideways: np.ndarray) -
     parts = [f"{name}: {int(labels.sum())} stacked, {int((sideways & (labels == 0)).sum())} sideways"]
     for thr in (0.5, 0.8, 0.9):
         hit = p >= thr
+        recall = hit[labels == 1].mean() if (labels == 1).any() else float("nan")
         parts.append(
-            f"@{thr}: recall {hit[labels == 1].mean():.3f}, "
+            f"@{thr}: recall {recall:.3f}, "
             f"false on sideways {int(hit[(labels == 0) & sideways].sum())}, "
             f"on upright {int(hit[(labels == 0) & ~sideways].sum())}"
         )
@@ -143,26 +142,14 @@ def train(args: argparse.Namespace) -> None:
 
     batches = stream(make, args.workers, args.seed)
     model = OrientNet(classes=2)  # the orientation model's net: position in the crop matters
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
-    budget = args.minutes * 60
-    start = time.time()
-    bar = tqdm(desc="stacked", unit="batch", mininterval=10)
-    step, loss_avg = 0, 0.0
-    while time.time() - start < budget:
-        x, y = next(batches)
-        loss = F.cross_entropy(model(x), y, label_smoothing=0.05)
-        opt.zero_grad()
-        loss.backward()
-        set_lr(opt, args.lr, (time.time() - start) / budget)
-        opt.step()
-        loss_avg = 0.98 * loss_avg + 0.02 * loss.item() if step else loss.item()
-        step += 1
-        bar.update(1)
-        if step % 50 == 0:
-            bar.set_postfix(loss=f"{loss_avg:.3f}", refresh=False)
-        if step % args.check_every == 0:
-            tqdm.write(f"step {step} loss {loss_avg:.3f} " + report("check", predict(model, vcrops), vlabels, vside))
-    bar.close()
+
+    def loss(logits: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        return F.cross_entropy(logits, y, label_smoothing=0.05)
+
+    def check() -> str:
+        return report("check", predict(model, vcrops), vlabels, vside)
+
+    step = train_for(model, batches, loss, args.lr, args.minutes, "stacked", args.check_every, check)
     print(f"trained {step} batches of {args.batch}", flush=True)
     print(report("check", predict(model, vcrops), vlabels, vside), flush=True)
     export_onnx(model, Path(args.out))

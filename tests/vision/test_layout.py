@@ -337,10 +337,10 @@ def test_fourth_tile_stacked_on_the_claimed_one() -> None:
     assert not any(g.role == "extra" for g in layout.groups)
 
 
-def _pung_of_east_and_hand() -> list[tuple[str, tuple]]:
-    melds = row(["E", "E/", "E"], y=100)
+def _meld_and_hand(tokens: list[str]) -> list[tuple[str, tuple]]:
+    """A meld of three places above a concealed row that completes the hand with it."""
     hand = row(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "N", GAP, "N"], y=300)
-    return melds + hand
+    return row(tokens, y=100) + hand
 
 
 @pytest.mark.parametrize("stacked, promoted", [(0.95, True), (0.6, False)])
@@ -348,7 +348,7 @@ def test_fourth_tile_found_as_one_box_with_the_claimed_one(stacked: float, promo
     """Seed 003 实战细节 五: a promoted kong (加杠) keeps the pung's sideways tile, with the
     fourth laid on it. Found as one box, the pair is a promoted kong when the stacked-tile
     reading is sure (`vision.stacked`), and stays a pung when it is not."""
-    reads = reads_for(_pung_of_east_and_hand())
+    reads = reads_for(_meld_and_hand(["E", "E/", "E"]))
     reads[1].stacked = stacked
     layout = read_layout(reads)
     meld = next(g for g in layout.groups if g.role == "meld")
@@ -361,7 +361,7 @@ def test_fourth_tile_found_as_one_box_with_the_claimed_one(stacked: float, promo
 def test_fourth_tile_found_on_its_own_is_not_counted_twice() -> None:
     """Where the detector found both tiles of the pair, a sure stacked-tile reading of the
     claimed one adds no fifth tile."""
-    tiles = _pung_of_east_and_hand()
+    tiles = _meld_and_hand(["E", "E/", "E"])
     code, (x1, y1, x2, y2) = tiles[1]
     reads = reads_for(tiles + [(code, (x1 + 1, y1 - 5, x2 + 1, y2 - 5))])
     reads[1].stacked = 0.95
@@ -868,26 +868,21 @@ def test_two_tiles_read_as_the_same_flower_in_a_short_hand_row_are_taken_back() 
         assert (decode(reads, layout).notation == "123m456p789sEEENN") == doubled
 
 
-def test_a_chow_is_never_taken_for_a_promoted_kong() -> None:
-    """Only a pung can be promoted (seed 003: 加杠 adds the fourth tile to an exposed pung):
-    a chow's claimed tile read as carrying another stays one tile."""
-    melds = row(["3s", "4s/", "5s"], y=100)
-    hand = row(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "N", GAP, "N"], y=300)
-    reads = reads_for(melds + hand)
+@pytest.mark.parametrize(
+    "tokens, notation",
+    [(["3s", "4s/", "5s"], "[345s,2]123m456p789sNN"), (["2m", "E/", "9p"], None)],
+    ids=["chow", "mixed kinds"],
+)
+def test_a_pair_is_believed_only_where_the_meld_reads_as_one_kind(
+    tokens: list[str], notation: str | None
+) -> None:
+    """Only a pung is promoted (seed 003: 加杠 adds the fourth tile to an exposed pung): a
+    tile read as carrying another stays one tile in a chow, or among tiles of different
+    kinds (a heap's tile lying on others, read as a meld)."""
+    reads = reads_for(_meld_and_hand(tokens))
     reads[1].stacked = 0.95
     layout = read_layout(reads)
     meld = next(g for g in layout.groups if g.role == "meld")
     assert (meld.tiles, meld.promoted) == ([0, 1, 2], False)
-    assert decode(reads, layout).notation == "[345s,2]123m456p789sNN"
-
-
-def test_a_pair_is_believed_only_where_the_meld_reads_as_one_kind() -> None:
-    """Only a pung is promoted: a tile read as carrying another among tiles of different
-    kinds (a heap's tile lying on others, read as a meld) stays one tile."""
-    melds = row(["2m", "E/", "9p"], y=100)
-    hand = row(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "N", GAP, "N"], y=300)
-    reads = reads_for(melds + hand)
-    reads[1].stacked = 0.95
-    layout = read_layout(reads)
-    meld = next(g for g in layout.groups if g.role == "meld")
-    assert (meld.tiles, meld.promoted) == ([0, 1, 2], False)
+    if notation:
+        assert decode(reads, layout).notation == notation
