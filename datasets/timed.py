@@ -4,6 +4,7 @@ progress bar, and a check every so many batches."""
 
 from __future__ import annotations
 
+import argparse
 import time
 from collections.abc import Callable, Iterator
 
@@ -48,3 +49,15 @@ def train_for(
             tqdm.write(f"step {step} {time.time() - start:.0f}s loss {loss_avg:.3f} {check()}")
     bar.close()
     return step
+
+
+def add_budget_options(p: argparse.ArgumentParser, out: str, minutes: float, check_every: int) -> None:
+    """The options every time-budgeted trainer takes, with its own defaults."""
+    p.add_argument("--out", default=out)
+    p.add_argument("--minutes", type=float, default=minutes, help="training time budget")
+    p.add_argument("--workers", type=int, default=1, help="processes cutting crops / making views")
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--batch", type=int, default=128)
+    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--check-every", type=int, default=check_every, help="batches between checks")
+    p.add_argument("--seed", type=int, default=0)

@@ -26,7 +26,7 @@ import torch.nn.functional as F
 
 from datasets.augment import photometric
 from datasets.loader import stream
-from datasets.timed import train_for
+from datasets.timed import add_budget_options, train_for
 from datasets.train_classifier import _parallel, conv_bn, export_onnx
 from datasets.views import crop_warp, warp_crop
 from vision.classify import cut, to_input
@@ -222,18 +222,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--renders", action="append", required=True, help="rendered scenes dir (repeatable)"
     )
-    p.add_argument("--out", default="models/orientation.onnx")
-    p.add_argument("--minutes", type=float, default=20, help="training time budget")
-    p.add_argument("--workers", type=int, default=1, help="processes cutting crops / making views")
-    p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--batch", type=int, default=128)
-    p.add_argument("--lr", type=float, default=3e-3)
+    add_budget_options(p, "models/orientation.onnx", minutes=20, check_every=500)
     p.add_argument("--max-crops", type=int, default=80000)
-    p.add_argument("--check-every", type=int, default=500, help="batches between valid checks")
     p.add_argument(
         "--heldout", default="", help="render folder (held-out art styles) for a final check"
     )
-    p.add_argument("--seed", type=int, default=0)
     return p
 
 

@@ -30,7 +30,7 @@ import torch.nn.functional as F
 from datasets.augment import photometric
 from datasets.loader import stream
 from datasets.scene.hands import meld_tiles
-from datasets.timed import train_for
+from datasets.timed import add_budget_options, train_for
 from datasets.train_classifier import _parallel, export_onnx
 from datasets.train_orientation import MARGIN, STORE, OrientNet, store_crop
 from datasets.views import crop_warp, warp_crop
@@ -162,17 +162,10 @@ def train(args: argparse.Namespace) -> None:
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--renders", action="append", required=True, help="rendered scenes (repeatable)")
-    p.add_argument("--out", default="models/stacked.onnx")
-    p.add_argument("--minutes", type=float, default=15, help="training time budget")
-    p.add_argument("--workers", type=int, default=1, help="processes cutting crops / making views")
-    p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--batch", type=int, default=128)
-    p.add_argument("--lr", type=float, default=3e-3)
-    p.add_argument("--check-every", type=int, default=300, help="batches between checks")
+    add_budget_options(p, "models/stacked.onnx", minutes=15, check_every=300)
     p.add_argument(
         "--heldout", action="append", default=[], help="render folder to report on at the end"
     )
-    p.add_argument("--seed", type=int, default=0)
     return p
 
 
