@@ -12,8 +12,9 @@ STACK_SIZE = 0.7
 #: how much of the smaller of two boxes their overlap must cover to count as one tile twice
 DUPLICATE_COVER = 0.55
 #: how sure the stacked-tile model must be that a sideways tile carries another, found as one
-#: box with it, to read a promoted kong (`vision.stacked`)
-STACKED_SURE = 0.9
+#: box with it, to read a promoted kong (`vision.stacked`; chosen on rendered check scenes,
+#: where no single sideways tile of a pung reads this high: see the model card)
+STACKED_SURE = 0.8
 
 
 def carries_a_tile(read: TileRead) -> bool:
