@@ -65,7 +65,8 @@ def summary(result: dict[str, Any]) -> str:
     for meld in result["melds"]:
         what = meld["notation"] or "concealed kong, face down: name its tile"
         if meld["giver"]:
-            what += f"  (claimed from the {meld['giver']})"
+            promoted = "promoted kong, " if meld["promoted"] else ""
+            what += f"  ({promoted}claimed from the {meld['giver']})"
         lines.append(f"  meld: {what}")
     if result["winning_tile"]:
         lines.append(f"  winning tile: {result['winning_tile']}")

@@ -74,6 +74,22 @@ def test_readable_summary(fake_models, photos, capsys) -> None:
     assert "flowers: 1 (3f)" in out
 
 
+def test_summary_names_a_promoted_kong(monkeypatch, photos, capsys) -> None:
+    """A sideways tile read as carrying another makes the pung a promoted kong (加杠,
+    notation giver 5 = from the left); the chow's sideways tile, read the same, stays one."""
+
+    def stacker(image: np.ndarray, dets: list[Detection]) -> np.ndarray:
+        return np.array([0.95 if d.width > d.height else 0.0 for d in dets])
+
+    monkeypatch.setattr(pipeline, "_MODELS", (_detector, _classifier, _orienter, stacker))
+    good, _ = photos
+    assert main(["recognize", str(good)]) == 0
+    out = capsys.readouterr().out
+    assert "hand: [567m,1][2222p,5]67p34599s8p" in out
+    assert "meld: [2222p,5]  (promoted kong, claimed from the left)" in out
+    assert "meld: [567m,1]\n" in out
+
+
 def test_bad_photo_message_on_stderr(fake_models, photos, capsys) -> None:
     _, bad = photos
     assert main(["recognize", str(bad)]) == 1
