@@ -65,29 +65,32 @@ def test_json_lines_and_bad_photo_goes_on(fake_models, photos, capsys) -> None:
     assert second["flowers"]["count"] == 1
 
 
-def test_readable_summary(fake_models, photos, capsys) -> None:
-    good, _ = photos
-    assert main(["recognize", str(good)]) == 0
-    out = capsys.readouterr().out
-    assert "hand: [567m,1][222p,1]67p34599s8p" in out
-    assert "winning tile: 8p" in out
-    assert "flowers: 1 (3f)" in out
-
-
-def test_summary_names_a_promoted_kong(monkeypatch, photos, capsys) -> None:
-    """A sideways tile read as carrying another makes the pung a promoted kong (加杠,
-    notation giver 5 = from the left); the chow's sideways tile, read the same, stays one."""
-
+@pytest.mark.parametrize(
+    "carries, expected",
+    [
+        (0.0, ["hand: [567m,1][222p,1]67p34599s8p", "winning tile: 8p", "flowers: 1 (3f)"]),
+        (  # a sideways tile read as carrying another: the pung is a promoted kong (加杠,
+            # notation giver 5 = from the left); the chow's sideways tile stays one tile
+            0.95,
+            [
+                "hand: [567m,1][2222p,5]67p34599s8p",
+                "meld: [2222p,5]  (promoted kong, claimed from the left)",
+                "meld: [567m,1]\n",
+            ],
+        ),
+    ],
+    ids=["plain", "promoted kong"],
+)
+def test_readable_summary(monkeypatch, photos, capsys, carries: float, expected: list[str]) -> None:
     def stacker(image: np.ndarray, dets: list[Detection]) -> np.ndarray:
-        return np.array([0.95 if d.width > d.height else 0.0 for d in dets])
+        return np.array([carries if d.width > d.height else 0.0 for d in dets])
 
     monkeypatch.setattr(pipeline, "_MODELS", (_detector, _classifier, _orienter, stacker))
     good, _ = photos
     assert main(["recognize", str(good)]) == 0
     out = capsys.readouterr().out
-    assert "hand: [567m,1][2222p,5]67p34599s8p" in out
-    assert "meld: [2222p,5]  (promoted kong, claimed from the left)" in out
-    assert "meld: [567m,1]\n" in out
+    for line in expected:
+        assert line in out
 
 
 def test_bad_photo_message_on_stderr(fake_models, photos, capsys) -> None:
