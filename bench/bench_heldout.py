@@ -42,7 +42,7 @@ from scorer.errors import ScoreError
 from scorer.hand import Hand
 from scorer.notation import format_hand, format_meld, normalized, parse_hand, parse_tiles
 from scorer.tiles import BACK, CODES, INDEX
-from vision.pipeline import read_hand, recognize, result_json
+from vision.pipeline import look_closer, read_hand, recognize, result_json
 from vision.types import Detection, TileRead
 
 
@@ -194,10 +194,7 @@ def half_oracle(
             iw = np.clip(np.minimum(b[2], gt[:, 2]) - np.maximum(b[0], gt[:, 0]), 0, None)
             ih = np.clip(np.minimum(b[3], gt[:, 3]) - np.maximum(b[1], gt[:, 1]), 0, None)
             reads.append(TileRead(d, truth[int(np.argmax(iw * ih))].probs.copy()))
-    for read, up in zip(reads, orienter(image, detections), strict=True):
-        read.up = (float(up[0]), float(up[1]))
-    for read, p in zip(reads, stacker(image, detections), strict=True):
-        read.stacked = float(p)
+    look_closer(image, reads, orienter, stacker)
     reads, layout, decoded = read_hand(reads)
     return result_json(reads, layout, decoded, image_path.stem, (meta["width"], meta["height"]))
 

@@ -262,19 +262,33 @@ def read_tiles(
         more = faint_backs(work, reads, faint, classifier)
         if turned is not None:  # the turned part's corners show no photo, only its fill
             more = [r for r in more if turned.shows(r.detection.box)]
-        reads, detections = reads + more, detections + [r.detection for r in more]
-    if orienter is not None and reads:
-        for read, up in zip(reads, orienter(work, detections), strict=True):
-            read.up = (float(up[0]), float(up[1]))
-    if stacker is not None and reads:
-        for read, p in zip(reads, stacker(work, detections), strict=True):
-            read.stacked = float(p)
+        reads = reads + more
+    look_closer(work, reads, orienter, stacker)
 
     def to_photo(box: Box) -> Box:
         x1, y1, x2, y2 = box if turned is None else turned.box_back(box)
         return (x1 * sx, y1 * sy, x2 * sx, y2 * sy)
 
     return reads, to_photo
+
+
+def look_closer(
+    image: np.ndarray,
+    reads: list[TileRead],
+    orienter: OrienterFn | None = None,
+    stacker: StackerFn | None = None,
+) -> None:
+    """Set on each read which way its face points (`up`) and how likely a tile lies on it
+    (`stacked`), from the models given."""
+    if not reads:
+        return
+    detections = [r.detection for r in reads]
+    if orienter is not None:
+        for read, up in zip(reads, orienter(image, detections), strict=True):
+            read.up = (float(up[0]), float(up[1]))
+    if stacker is not None:
+        for read, p in zip(reads, stacker(image, detections), strict=True):
+            read.stacked = float(p)
 
 
 def recognize_image(
