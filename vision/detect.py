@@ -22,6 +22,13 @@ INFER_SIZE = 512
 #: tiles whose median short side is below this many pixels at the detector's input are
 #: looked for again in a crop around them (a hand photographed from afar)
 SMALL_TILE = 24
+#: two boxes overlapping this much (IoU) are one tile found twice: the detector also
+#: peaks a third of a tile off its centre (a patterned face, a stretched photo), while
+#: neighbours on a straight row barely overlap (cmd-v4 valid, see the model card)
+NMS_IOU = 0.33
+#: a box lying this much inside a surer box at most PART_AREA its size is a part of that
+#: tile (a pip, a figure) found on its own: tiles lie side by side, not inside one another
+PART_INSIDE, PART_AREA = 0.7, 0.6
 #: margin kept around the tiles found, in their median long side
 ZOOM_MARGIN = 2.0
 #: the least gain in scale that makes the second look worth its time
@@ -91,15 +98,33 @@ def ious(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     return inter / np.maximum(area + areas - inter, 1e-9)
 
 
+def inside(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """How much of each of `boxes` (N,4) lies inside `box`, as a share of its own area."""
+    box, boxes = np.asarray(box, dtype=float), np.asarray(boxes, dtype=float).reshape(-1, 4)
+    inter = np.prod(
+        np.clip(np.minimum(box[2:], boxes[:, 2:]) - np.maximum(box[:2], boxes[:, :2]), 0, None),
+        axis=1,
+    )
+    return inter / np.maximum(_areas(boxes), 1e-9)
+
+
+def _areas(boxes: np.ndarray) -> np.ndarray:
+    return (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+
+
 def nms(boxes: np.ndarray, scores: np.ndarray, thr: float) -> list[int]:
-    """Greedy non-maximum suppression; returns kept indices, best first."""
+    """Greedy non-maximum suppression; returns kept indices, best first. A box is dropped
+    when it overlaps a surer one by `thr` (IoU) or more, or is a part of it (`PART_INSIDE`)."""
     order = np.argsort(-scores)
     keep: list[int] = []
     while len(order):
         i = int(order[0])
         keep.append(i)
         rest = order[1:]
-        order = rest[ious(boxes[i], boxes[rest]) < thr]
+        part = (inside(boxes[i], boxes[rest]) >= PART_INSIDE) & (
+            _areas(boxes[rest]) <= PART_AREA * _areas(boxes[i : i + 1])
+        )
+        order = rest[(ious(boxes[i], boxes[rest]) < thr) & ~part]
     return keep
 
 
@@ -108,7 +133,7 @@ def decode(
     scale: float,
     shape: tuple[int, int],
     threshold: float = 0.3,
-    nms_iou: float = 0.5,
+    nms_iou: float = NMS_IOU,
 ) -> list[Detection]:
     """Turn the raw (1,5,gh,gw) output into Detections in pixels of the original image."""
     heat = _sigmoid(out[0, 0].astype(np.float32))
@@ -134,7 +159,7 @@ class Detector:
     """Finds tiles in a BGR photo; one onnxruntime CPU session per instance."""
 
     def __init__(
-        self, model_path: str | Path | None = None, threshold: float = 0.5, nms_iou: float = 0.4
+        self, model_path: str | Path | None = None, threshold: float = 0.5, nms_iou: float = NMS_IOU
     ):
         path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         self.session = open_session(path, "detector")

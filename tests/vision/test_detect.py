@@ -9,6 +9,7 @@ import pytest
 from datasets.cmdv4 import default_root, load_split
 from vision.detect import (
     DEFAULT_MODEL,
+    NMS_IOU,
     STRIDE,
     Detector,
     check_image,
@@ -61,6 +62,22 @@ def test_decode_one_peak_gives_its_box() -> None:
 def test_nms_drops_overlaps() -> None:
     boxes = np.array([[0, 0, 10, 10], [1, 1, 11, 11], [20, 20, 30, 30]], np.float32)
     assert nms(boxes, np.array([0.9, 0.8, 0.7], np.float32), 0.5) == [0, 2]
+
+
+@pytest.mark.parametrize(
+    ("second", "kept"),
+    [
+        ((0, 6.7, 10, 20.7), False),  # the same tile found again a third of a tile off (IoU 0.35)
+        ((2, 3, 7, 8), False),  # a pip of the tile found on its own, inside its box
+        ((10, 0, 20, 14), True),  # the next tile of the row
+        ((8, 0, 18, 14), True),  # the next tile of a row seen at an angle: boxes overlap a little
+        ((5, 7, 15, 21), True),  # a tile of the next row, diagonally (IoU 0.14)
+    ],
+)
+def test_nms_keeps_tiles_side_by_side_and_drops_a_tile_found_twice(second, kept: bool) -> None:
+    """Tiles lie side by side, never inside one another (`NMS_IOU`, `PART_INSIDE`)."""
+    boxes = np.array([(0, 0, 10, 14), second], np.float32)
+    assert nms(boxes, np.array([0.9, 0.8], np.float32), NMS_IOU) == ([0, 1] if kept else [0])
 
 
 def test_bad_images_raise_value_error(detector: Detector) -> None:
