@@ -27,6 +27,10 @@ INPUT = 64
 MEAN = np.array([0.485, 0.456, 0.406], np.float32) * 255
 STD = np.array([0.229, 0.224, 0.225], np.float32) * 255
 DEFAULT_MODEL = MODEL_DIR / "classifier.onnx"
+#: a second classifier, trained on another mix than the first (half its views from
+#: rendered tile sets, no fine-tune on the detector's boxes), gives its opinion on the
+#: unsure tiles only
+SECOND_MODEL = MODEL_DIR / "classifier_second.onnx"
 #: a box closer to square than this (long side over short) does not tell which way its
 #: tile lies (a tile seen from low down): it is read both ways and the surer reading kept
 #: (cmd-v4 valid: one tile set's upright 9p, boxed square and turned, read as 6p)
@@ -45,6 +49,11 @@ UNSURE = 0.7
 #: other; together they help both (see the model card)
 WIDER_BOX, WIDER_WEIGHT = 1.12, 1.5
 TIGHTER_ROW, TIGHTER_WEIGHT = 0.8, 1.0
+#: the weight of the second classifier's reading of an unsure tile (its box, row and
+#: widened box views averaged): as much as all the first model's views together. Two
+#: models trained on different mixes err apart, and their average is surer where
+#: either hesitates
+SECOND_WEIGHT = 4.5
 
 
 def cut(image: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
@@ -202,6 +211,7 @@ class Classifier:
         flip_average: bool = True,
         row_view: bool = True,
         second_look: bool = True,
+        second_model: str | Path | None = SECOND_MODEL,
     ):
         path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         self.session = open_session(path, "classifier")
@@ -209,16 +219,28 @@ class Classifier:
         self.flip_average = flip_average
         self.row_view = row_view  # also read each tile turned square to its row (`row_crops`)
         self.again = second_look  # read unsure tiles from more views (`second_look`)
+        #: the second classifier (`SECOND_MODEL`) that `second_look` asks too; None: not asked
+        self.second = open_session(Path(second_model), "classifier") if second_model else None
 
     def probs(self, crops: np.ndarray) -> np.ndarray:
         """Class probabilities (N,43) of upright crops (N,64,64,3) BGR uint8."""
+        return self._read(self.session, crops, self.flip_average)
+
+    def second_probs(self, crops: np.ndarray) -> np.ndarray:
+        """`probs` by the second classifier."""
+        if self.second is None:
+            raise ValueError("this classifier has no second model")
+        return self._read(self.second, crops, self.flip_average)
+
+    @staticmethod
+    def _read(session, crops: np.ndarray, flip: bool) -> np.ndarray:
         if len(crops) == 0:
             return np.zeros((0, 43), np.float32)
         x = to_input(crops)
-        if self.flip_average:
+        if flip:
             x = np.concatenate([x, x[:, :, ::-1, ::-1]])
-        p = softmax(self.session.run(None, {self.input_name: np.ascontiguousarray(x)})[0])
-        if self.flip_average:
+        p = softmax(session.run(None, {session.get_inputs()[0].name: np.ascontiguousarray(x)})[0])
+        if flip:
             n = len(crops)
             p = (p[:n] + p[n:]) / 2
         return p.astype(np.float32)
@@ -237,7 +259,7 @@ class Classifier:
         if self.row_view:
             probs = (probs + read[len(crops) :]) / 2
             if self.again:
-                probs = self.second_look(image, detections, probs)
+                probs = self.second_look(image, detections, probs, (crops, turned))
         return [
             TileRead(detection=d, probs=p, chosen=CODES[int(p.argmax())])
             for d, p in zip(detections, probs, strict=True)
@@ -255,10 +277,16 @@ class Classifier:
         return probs
 
     def second_look(
-        self, image: np.ndarray, detections: list[Detection], probs: np.ndarray
+        self,
+        image: np.ndarray,
+        detections: list[Detection],
+        probs: np.ndarray,
+        views: tuple[np.ndarray, np.ndarray],
     ) -> np.ndarray:
         """`probs` (the box's and the row's views averaged) with each unsure tile (`UNSURE`)
-        also read from its box widened and its row's rectangle tightened, weighted in.
+        also read from its box widened and its row's rectangle tightened, and by the second
+        classifier from its box, row and widened views (`SECOND_WEIGHT`), weighted in.
+        `views` are the box and row crops of every tile, as first read.
 
         Only the few unsure tiles pay for the extra reads.
         """
@@ -270,6 +298,12 @@ class Classifier:
         wide = self._either_way(self.probs(crops), crops, boxes)
         tight = self.probs(row_crops(image, detections, TIGHTER_ROW, unsure))
         total = probs[unsure] * 2 + wide * WIDER_WEIGHT + tight * TIGHTER_WEIGHT
+        weight = 2 + WIDER_WEIGHT + TIGHTER_WEIGHT
+        if self.second is not None:
+            box, row = views  # one pass for the three views
+            seen = self.second_probs(np.concatenate([box[unsure], row[unsure], crops]))
+            total = total + seen.reshape(3, len(unsure), -1).mean(axis=0) * SECOND_WEIGHT
+            weight += SECOND_WEIGHT
         probs = probs.copy()
-        probs[unsure] = total / (2 + WIDER_WEIGHT + TIGHTER_WEIGHT)
+        probs[unsure] = total / weight
         return probs

@@ -66,6 +66,8 @@ def test_bad_input_raises_value_error(classifier: Classifier) -> None:
 def test_missing_model_is_a_clear_error(tmp_path) -> None:
     with pytest.raises(FileNotFoundError):
         Classifier(tmp_path / "none.onnx")
+    with pytest.raises(FileNotFoundError, match="classifier model not found"):
+        Classifier(second_model=tmp_path / "none.onnx")
 
 
 @pytest.mark.dataset
@@ -183,6 +185,7 @@ def test_an_unsure_tile_is_read_again_from_more_views(classifier: Classifier, mo
         return probs
 
     monkeypatch.setattr(classifier, "probs", counted(_sure_when_framed_in_red))
+    monkeypatch.setattr(classifier, "second", None)  # the views alone; the second model below
     (again,) = classifier(img, det)
     assert sum(seen) == 4  # box and row views, then the widened box and the tighter row
     monkeypatch.setattr(classifier, "again", False)
@@ -196,3 +199,44 @@ def test_an_unsure_tile_is_read_again_from_more_views(classifier: Classifier, mo
     img[:] = (0, 0, 255)  # every view now shows red: read surely as 1m
     (sure,) = classifier(img, det)
     assert sure.chosen == "1m" and sum(seen) == 2
+
+
+def _sure_of(code: str, p: float):
+    """Stand-in model: every crop reads `code` at probability `p`, the rest spread evenly."""
+
+    def probs(crops: np.ndarray) -> np.ndarray:
+        out = np.full((len(crops), len(CODES)), (1 - p) / (len(CODES) - 1), np.float32)
+        out[:, CODES.index(code)] = p
+        return out
+
+    return probs
+
+
+def test_the_second_classifier_settles_only_unsure_tiles(classifier: Classifier, monkeypatch) -> None:
+    """`second_look` asks the second classifier (`SECOND_MODEL`) about an unsure tile, from
+    its box, row and widened views: where the first model hesitates (2m at 0.35) and the
+    second is sure of 1m, the tile reads 1m. A tile the first model is sure of is not asked
+    about, and without the second model the unsure tile keeps its first reading."""
+    img = np.full((200, 200, 3), 90, np.uint8)
+    img[40:160, 60:140] = 255
+    det = [Detection((60.0, 40.0, 140.0, 160.0), 0.9)]
+    asked: list[int] = []
+
+    def second(crops: np.ndarray) -> np.ndarray:
+        asked.append(len(crops))
+        return _sure_of("1m", 0.95)(crops)
+
+    monkeypatch.setattr(classifier, "second_probs", second)
+    monkeypatch.setattr(classifier, "probs", _sure_of("2m", 0.35))
+    (settled,) = classifier(img, det)
+    assert settled.chosen == "1m" and asked == [3]  # box, row and widened views, one pass
+
+    monkeypatch.setattr(classifier, "second", None)
+    (alone,) = classifier(img, det)
+    assert alone.chosen == "2m"
+
+    asked.clear()
+    monkeypatch.setattr(classifier, "second", object())
+    monkeypatch.setattr(classifier, "probs", _sure_of("2m", 0.9))
+    (sure,) = classifier(img, det)
+    assert sure.chosen == "2m" and asked == []
