@@ -197,6 +197,21 @@ def to_input(crops: np.ndarray) -> np.ndarray:
     return ((crops[..., ::-1].astype(np.float32) - MEAN) / STD).transpose(0, 3, 1, 2).copy()
 
 
+def read_crops(session, crops: np.ndarray, flip: bool, classes: int) -> np.ndarray:
+    """The softmax (N, classes) of a model's session over crops (N,64,64,3) BGR uint8; with
+    `flip`, averaged with the crops turned 180 degrees (a tile may lie upside down)."""
+    if len(crops) == 0:
+        return np.zeros((0, classes), np.float32)
+    x = to_input(crops)
+    if flip:
+        x = np.concatenate([x, x[:, :, ::-1, ::-1]])
+    p = softmax(session.run(None, {session.get_inputs()[0].name: np.ascontiguousarray(x)})[0])
+    if flip:
+        n = len(crops)
+        p = (p[:n] + p[n:]) / 2
+    return p.astype(np.float32)
+
+
 def softmax(logits: np.ndarray) -> np.ndarray:
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
     return e / e.sum(axis=1, keepdims=True)
@@ -215,7 +230,6 @@ class Classifier:
     ):
         path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         self.session = open_session(path, "classifier")
-        self.input_name = self.session.get_inputs()[0].name
         self.flip_average = flip_average
         self.row_view = row_view  # also read each tile turned square to its row (`row_crops`)
         self.again = second_look  # read unsure tiles from more views (`second_look`)
@@ -224,26 +238,13 @@ class Classifier:
 
     def probs(self, crops: np.ndarray) -> np.ndarray:
         """Class probabilities (N,43) of upright crops (N,64,64,3) BGR uint8."""
-        return self._read(self.session, crops, self.flip_average)
+        return read_crops(self.session, crops, self.flip_average, classes=43)
 
     def second_probs(self, crops: np.ndarray) -> np.ndarray:
         """`probs` by the second classifier."""
         if self.second is None:
             raise ValueError("this classifier has no second model")
-        return self._read(self.second, crops, self.flip_average)
-
-    @staticmethod
-    def _read(session, crops: np.ndarray, flip: bool) -> np.ndarray:
-        if len(crops) == 0:
-            return np.zeros((0, 43), np.float32)
-        x = to_input(crops)
-        if flip:
-            x = np.concatenate([x, x[:, :, ::-1, ::-1]])
-        p = softmax(session.run(None, {session.get_inputs()[0].name: np.ascontiguousarray(x)})[0])
-        if flip:
-            n = len(crops)
-            p = (p[:n] + p[n:]) / 2
-        return p.astype(np.float32)
+        return read_crops(self.second, crops, self.flip_average, classes=43)
 
     def __call__(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]:
         """One TileRead per detection, in the same order, `chosen` = most probable code."""

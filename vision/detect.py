@@ -89,23 +89,21 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
 def ious(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     """Intersection over union of one box (x1, y1, x2, y2) with each of `boxes` (N,4)."""
     box, boxes = np.asarray(box, dtype=float), np.asarray(boxes, dtype=float).reshape(-1, 4)
-    inter = np.prod(
-        np.clip(np.minimum(box[2:], boxes[:, 2:]) - np.maximum(box[:2], boxes[:, :2]), 0, None),
-        axis=1,
-    )
-    area = (box[2] - box[0]) * (box[3] - box[1])
-    areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
-    return inter / np.maximum(area + areas - inter, 1e-9)
+    inter = _intersections(box, boxes)
+    return inter / np.maximum(_areas(box[None])[0] + _areas(boxes) - inter, 1e-9)
 
 
 def inside(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     """How much of each of `boxes` (N,4) lies inside `box`, as a share of its own area."""
     box, boxes = np.asarray(box, dtype=float), np.asarray(boxes, dtype=float).reshape(-1, 4)
-    inter = np.prod(
+    return _intersections(box, boxes) / np.maximum(_areas(boxes), 1e-9)
+
+
+def _intersections(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    return np.prod(
         np.clip(np.minimum(box[2:], boxes[:, 2:]) - np.maximum(box[:2], boxes[:, :2]), 0, None),
         axis=1,
     )
-    return inter / np.maximum(_areas(boxes), 1e-9)
 
 
 def _areas(boxes: np.ndarray) -> np.ndarray:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.classify import cut, softmax, to_input, widened
+from vision.classify import cut, read_crops, widened
 from vision.detect import MODEL_DIR, check_image
 from vision.runtime import open_session
 from vision.types import Detection
@@ -33,7 +33,6 @@ class Stacker:
     def __init__(self, model_path: str | Path | None = None):
         path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         self.session = open_session(path, "stacked-tile")
-        self.input_name = self.session.get_inputs()[0].name
 
     def probs(self, crops: np.ndarray) -> np.ndarray:
         """(N,) probability of a second tile on top, for crops (N,64,64,3) BGR uint8.
@@ -42,12 +41,7 @@ class Stacker:
         taller side wall may show on either side, and one look alone takes
         more single tiles for pairs.
         """
-        if len(crops) == 0:
-            return np.zeros(0, np.float32)
-        x = to_input(crops)
-        x = np.ascontiguousarray(np.concatenate([x, x[:, :, ::-1, ::-1]]))
-        p = softmax(self.session.run(None, {self.input_name: x})[0])[:, 1]
-        return ((p[: len(crops)] + p[len(crops) :]) / 2).astype(np.float32)
+        return read_crops(self.session, crops, flip=True, classes=2)[:, 1]
 
     def __call__(self, image: np.ndarray, detections: list[Detection]) -> np.ndarray:
         image = check_image(image)
