@@ -93,12 +93,6 @@ def ious(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     return inter / np.maximum(_areas(box[None])[0] + _areas(boxes) - inter, 1e-9)
 
 
-def inside(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """How much of each of `boxes` (N,4) lies inside `box`, as a share of its own area."""
-    box, boxes = np.asarray(box, dtype=float), np.asarray(boxes, dtype=float).reshape(-1, 4)
-    return _intersections(box, boxes) / np.maximum(_areas(boxes), 1e-9)
-
-
 def _intersections(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     return np.prod(
         np.clip(np.minimum(box[2:], boxes[:, 2:]) - np.maximum(box[:2], boxes[:, :2]), 0, None),
@@ -113,16 +107,19 @@ def _areas(boxes: np.ndarray) -> np.ndarray:
 def nms(boxes: np.ndarray, scores: np.ndarray, thr: float) -> list[int]:
     """Greedy non-maximum suppression; returns kept indices, best first. A box is dropped
     when it overlaps a surer one by `thr` (IoU) or more, or is a part of it (`PART_INSIDE`)."""
+    boxes = np.asarray(boxes, dtype=float).reshape(-1, 4)
+    areas = _areas(boxes)
     order = np.argsort(-scores)
     keep: list[int] = []
     while len(order):
         i = int(order[0])
         keep.append(i)
         rest = order[1:]
-        part = (inside(boxes[i], boxes[rest]) >= PART_INSIDE) & (
-            _areas(boxes[rest]) <= PART_AREA * _areas(boxes[i : i + 1])
-        )
-        order = rest[(ious(boxes[i], boxes[rest]) < thr) & ~part]
+        inter = _intersections(boxes[i], boxes[rest])
+        iou = inter / np.maximum(areas[i] + areas[rest] - inter, 1e-9)
+        inside = inter / np.maximum(areas[rest], 1e-9)  # share of each box inside the surer one
+        part = (inside >= PART_INSIDE) & (areas[rest] <= PART_AREA * areas[i])
+        order = rest[(iou < thr) & ~part]
     return keep
 
 
