@@ -41,16 +41,13 @@ import numpy as np
 from datasets.render import read_yolo
 from scorer.tiles import CODES
 from vision.classify import cut
+from vision.layout.direction import SYMMETRIC
 from vision.orient import CLASSES, Orienter, crop_to_image, expected_direction, image_to_crop
 from vision.orient import nearest_class as nearest
 from vision.types import Detection
 
-# faces that look (nearly) the same turned 180 degrees in common tile art
 FLOWERS = frozenset(CODES[34:42])
 AXIS_COS = np.cos(np.radians(20))  # a row within 20 degrees of the photo's axes is "axis-aligned"
-SYMMETRIC = frozenset(
-    ["1p", "2p", "3p", "4p", "5p", "8p", "9p", "2s", "4s", "5s", "6s", "8s", "9s", "C", "P"]
-)
 
 
 def _face_up(corners: list) -> np.ndarray:

@@ -696,6 +696,30 @@ def test_tile_faces_pointing_the_other_way_turn_the_reading() -> None:
     assert ("meld", ["1p", "1p", "1p"], 3, False) in groups
 
 
+def test_faces_alike_either_way_round_have_no_say() -> None:
+    """Seen from across the table, the orientation model still reads faces that look the
+    same turned round (2p, 1p, 5s, 白) "top up the photo", a prior rather than what it
+    sees. Here those seven outvote the three faces that tell (3s, 9m, 9m); the telling
+    ones alone decide that the player sits across, so left and right swap."""
+    from vision.layout.direction import SYMMETRIC
+
+    tiles = _four_melds_and_a_pair()
+    reads = reads_for(tiles)
+    _faces(reads, tiles, flip=True)
+    alike = [
+        r for r, (code, box) in zip(reads, tiles, strict=True)
+        if code in SYMMETRIC and box[2] - box[0] < box[3] - box[1]
+    ]  # fmt: skip
+    assert len(alike) == 7
+    for read in alike:
+        read.up = (0.0, -1.0)
+    layout = read_layout(reads)
+    assert layout.rotation == 180
+    groups = _groups(reads, layout)
+    assert ("meld", ["9m", "9m", "9m"], 1, False) in groups
+    assert ("meld", ["1p", "1p", "1p"], 3, False) in groups
+
+
 def test_sideways_tile_told_by_its_face_on_the_diagonal() -> None:
     """A hand photographed at 45°: every box is about square, and the claimed tile of a
     meld lies on the row's centre line, so only its face, pointing along the row, shows
