@@ -437,6 +437,45 @@ def test_unread_tiles_beside_a_whole_hand_are_its_flowers(rotation: int) -> None
     assert all(reads[k].chosen.endswith("f") for k in (14, 15, 16))
 
 
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+@pytest.mark.parametrize("unread", [True, False])
+def test_unread_tiles_at_the_hand_rows_end_beyond_its_count_are_flowers(
+    rotation: int, unread: bool
+) -> None:
+    """Flowers laid on at the far end of the hand row with no gap that shows (rules seed
+    003, 实战细节 五: flowers lie to one side of the hand): the row holds three tiles more
+    than a hand, and the three at its end, read as assorted playing tiles and none surely
+    (unfamiliar flower art), are its flowers. Read surely, they are tiles of the hand row,
+    and the hand stays unread rather than guessed."""
+    tokens = ["3p", "1s", "P", "1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s"]
+    reads = reads_for(row(tokens + ["E", "E", "E", "N", GAP, "N"], y=300), rotation=rotation)
+    if unread:
+        for k, codes in zip((0, 1, 2), (["3p", "5m"], ["1s", "4s"], ["P", "8s"]), strict=True):
+            _unsure(reads[k], codes)
+    layout = read_layout(reads)
+    flowers = [g.tiles for g in layout.groups if g.role == "flowers"]
+    concealed = next(g for g in layout.groups if g.role == "concealed").tiles
+    if unread:
+        assert flowers == [[0, 1, 2]]
+        assert sorted(concealed) == list(range(3, 16))
+        decode(reads, layout)
+        assert all(reads[k].chosen.endswith("f") for k in (0, 1, 2))
+    else:
+        assert flowers == []
+        assert len(concealed) == 16
+
+
+def test_one_unread_tile_too_many_at_the_hand_rows_end_is_not_taken_for_a_flower() -> None:
+    """A single unsure tile beyond a hand's count at the row's end is as often a stray or a
+    tile found twice as a flower: it stays in the row, and no hand is claimed."""
+    tokens = ["3p", "1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E", "N"]
+    reads = reads_for(row(tokens + [GAP, "N"], y=300))
+    _unsure(reads[0], ["3p", "5m"])
+    layout = read_layout(reads)
+    assert not [g for g in layout.groups if g.role == "flowers"]
+    assert len(next(g for g in layout.groups if g.role == "concealed").tiles) == 14
+
+
 def test_a_tile_read_surely_beside_a_whole_hand_is_a_stray_not_a_flower() -> None:
     """A tile of a set the classifier knows reads surely: such a group beside the hand is
     discards caught in the photo, left out, and counts no flower."""

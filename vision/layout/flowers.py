@@ -29,6 +29,10 @@ FLOWER_FACE = 0.3
 FLOWER_UNREAD = 0.5
 #: flowers and seasons in a set: the most tiles that can lie to one side as flowers
 FLOWERS_IN_SET = 8
+#: the fewest unread tiles at the hand row's end taken as flowers for its count
+#: (`_unread_end`): one unsure tile too many is as often a stray or a tile found twice
+#: (on cmd-v4 valid, one such tile each on two photos of loose tiles, not hands)
+UNREAD_END_MIN = 2
 
 
 def _flower_sum(read: TileRead) -> float:
@@ -87,7 +91,9 @@ def flowers_by_count(
     an unfamiliar art style often spreads a flower's probability over the
     playing tiles; the flowers lie together, apart from the hand, so whole
     touching groups at the row's ends are taken, the most flower-like
-    first, while the count stays over. Moved tiles are added to `flowers`.
+    first, while the count stays over; then, when the count is still over,
+    the tiles beyond it at one end of the row if none is read surely
+    (`_unread_end`). Moved tiles are added to `flowers`.
     """
     main = hand_row(clusters)
     need = hand_need(clusters, reads)
@@ -101,7 +107,38 @@ def flowers_by_count(
         clusters = [c for c in clusters if c is not best]
         flowers.extend(best.tiles)
         total -= len(best.tiles)
+    if plain and total > need:
+        clusters = _unread_end(clusters, plain, reads, flowers, total - need)
     return clusters
+
+
+def _unread_end(
+    clusters: list[Cluster], plain: list[Cluster], reads: list[TileRead], flowers: list[int],
+    surplus: int,
+) -> list[Cluster]:
+    """The hand row's `surplus` tiles at one of its outer ends as flowers, when there are
+    at least `UNREAD_END_MIN`, the classifier names none of them surely (`FLOWER_UNREAD`)
+    and they lie upright, one to a place: flowers of art it does not know, laid on at the
+    row's end with no gap that shows (seen along the row, from far off). Of two such ends,
+    the more flower-like."""
+    if surplus < UNREAD_END_MIN or len(flowers) + surplus > FLOWERS_IN_SET:
+        return clusters
+    ends = []
+    for cluster, first in ((plain[0], True), (plain[-1], False)):
+        if len(cluster.slots) <= surplus:
+            continue
+        end = cluster.slots[:surplus] if first else cluster.slots[-surplus:]
+        tiles = [i for slot in end for i in slot.tiles]
+        if len(tiles) == surplus and not any(s.sideways for s in end) and _unread(reads, tiles):
+            rest = cluster.slots[surplus:] if first else cluster.slots[:-surplus]
+            flower = float(np.mean([_flower_sum(reads[i]) for i in tiles]))
+            ends.append((flower, cluster, tiles, rest))
+    if not ends:
+        return clusters
+    _, cluster, tiles, rest = max(ends, key=lambda e: e[0])
+    flowers.extend(tiles)
+    flowers.sort()
+    return [Cluster(c.row, c.kind, rest) if c is cluster else c for c in clusters]
 
 
 def flowers_not_melds(
