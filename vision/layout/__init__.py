@@ -36,6 +36,7 @@ from vision.layout.flowers import (
     flowers_aside,
     flowers_by_count,
     flowers_not_melds,
+    flowers_not_the_hand,
     flowers_the_hand_needs,
     flowers_unread,
 )
@@ -95,6 +96,12 @@ def read_layout(reads: list[TileRead], tuning: Tuning = Tuning()) -> Layout:
     layout.warnings.extend(warnings)
     clusters = flowers_by_count(clusters, reads, flowers)
     clusters = flowers_not_melds(clusters, reads, flowers, frame, length)
+    clusters, unread_row = flowers_not_the_hand(clusters, reads, flowers)
+    if unread_row:
+        layout.warnings.append(
+            f"Counted a row of {len(unread_row)} tiles as the flowers, though their faces were "
+            "not read: the hand is whole without them; check the flowers."
+        )
     clusters = set_apart_by_spacing(clusters, frame, tuning)
     clusters, off_hand = melds_off_the_hand(clusters, frame, length)
     clusters = melds_unmarked(clusters, frame, reads, layout)

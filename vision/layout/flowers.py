@@ -179,6 +179,35 @@ def flowers_not_melds(
     return clusters
 
 
+def flowers_not_the_hand(
+    clusters: list[Cluster], reads: list[TileRead], flowers: list[int]
+) -> tuple[list[Cluster], list[int]]:
+    """A row of tiles that the classifier names none of surely, taken for the hand row as
+    the row holding most tiles, is the flowers when another row holds just the tiles the
+    hand needs besides its melds. Returns the clusters kept and the tiles taken, which
+    are added to `flowers`.
+
+    A hand with many melds keeps few tiles in its row (two beside four melds),
+    and its flowers, laid in a row of their own (rules seed 003, 实战细节 五),
+    can outnumber them; a classifier meeting unfamiliar flower art reads them
+    as assorted playing tiles, each unsure (`FLOWER_UNREAD`). A row holding a
+    meld, or a sure tile, stays the hand's.
+    """
+    main = hand_row(clusters)
+    if main < 0 or any(c.row == main and c.kind != "plain" for c in clusters):
+        return clusters, []
+    tiles = [i for c in clusters if c.row == main for i in c.tiles]
+    if len(tiles) + len(flowers) > FLOWERS_IN_SET or not _unread(reads, tiles):
+        return clusters, []
+    need = hand_need(clusters, reads)
+    others = {c.row for c in clusters if c.kind == "plain" and c.row != main}
+    if [held_in(clusters, r) == need for r in others].count(True) != 1:
+        return clusters, []
+    flowers.extend(tiles)
+    flowers.sort()
+    return [c for c in clusters if c.row != main], tiles
+
+
 def flowers_the_hand_needs(
     clusters: list[Cluster],
     reads: list[TileRead],
