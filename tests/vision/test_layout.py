@@ -476,26 +476,29 @@ def test_one_unread_tile_too_many_at_the_hand_rows_end_is_not_taken_for_a_flower
     assert len(next(g for g in layout.groups if g.role == "concealed").tiles) == 14
 
 
-@pytest.mark.parametrize("unread", [True, False])
-def test_a_row_of_unread_tiles_outnumbering_the_hand_row_is_its_flowers(unread: bool) -> None:
+@pytest.mark.parametrize("unread", ["flowers", "none", "both"])
+def test_a_row_of_unread_tiles_outnumbering_the_hand_row_is_its_flowers(unread: str) -> None:
     """`[678p,1][444s,2][123s,1][345p,2]8s8s`: beside four melds the hand row holds two
     tiles, and the flowers, laid in a row of their own (rules seed 003, 实战细节 五), hold
     three, read as assorted playing tiles and none surely (unfamiliar flower art). The
     row of two, whole with the melds, is the hand's, and the three are counted as flowers
-    with a warning. Read surely, the three stay playing tiles, and no flowers are
-    claimed."""
+    with a warning. Read surely, the three stay playing tiles; and when the row of two is
+    unread too, nothing tells which row is the flowers: none are claimed."""
     hand = row(
         ["8s", GAP, "8s", GAP, "6p/", "7p", "8p", GAP, "4s", "4s/", "4s", GAP, "1s/", "2s", "3s"]
         + [GAP, "3p", "4p/", "5p"],
         y=300,
     )
     reads = reads_for(hand + row(["P", "F", "E"], y=450, x0=0))
-    if unread:
+    if unread != "none":
         for k, codes in zip((14, 15, 16), (["P", "8s"], ["F", "1s"], ["E", "3m"]), strict=True):
             _unsure(reads[k], codes)
+    if unread == "both":
+        _unsure(reads[0], ["8s", "9s"])
+        _unsure(reads[1], ["8s", "6s"])
     layout = read_layout(reads)
     flowers = [g.tiles for g in layout.groups if g.role == "flowers"]
-    if unread:
+    if unread == "flowers":
         assert flowers == [[14, 15, 16]]
         assert any("Counted a row of 3 tiles as the flowers" in w for w in layout.warnings)
         groups = _groups(reads, layout)

@@ -191,7 +191,8 @@ def flowers_not_the_hand(
     and its flowers, laid in a row of their own (rules seed 003, 实战细节 五),
     can outnumber them; a classifier meeting unfamiliar flower art reads them
     as assorted playing tiles, each unsure (`FLOWER_UNREAD`). A row holding a
-    meld, or a sure tile, stays the hand's.
+    meld, or a sure tile, stays the hand's, and so does an unread row when the
+    row that would be the hand's is unread too.
     """
     main = hand_row(clusters)
     if main < 0 or any(c.row == main and c.kind != "plain" for c in clusters):
@@ -201,8 +202,12 @@ def flowers_not_the_hand(
         return clusters, []
     need = hand_need(clusters, reads)
     others = {c.row for c in clusters if c.kind == "plain" and c.row != main}
-    if [held_in(clusters, r) == need for r in others].count(True) != 1:
+    fitting = [r for r in others if held_in(clusters, r) == need]
+    if len(fitting) != 1:
         return clusters, []
+    held = [i for c in clusters if c.row == fitting[0] and c.kind == "plain" for i in c.tiles]
+    if _unread(reads, held):
+        return clusters, []  # two unread rows: nothing tells which is the flowers
     flowers.extend(tiles)
     flowers.sort()
     return [c for c in clusters if c.row != main], tiles
