@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from scorer.tiles import BACK_INDEX, FLOWER_FIRST
-from vision.layout.hand import MELD_REACH, hand_need, hand_row, held_in
+from vision.layout.hand import MELD_REACH, hand_need, hand_row, held_in, held_tiles
 from vision.layout.kinds import face_up, play_sum
 from vision.layout.melds import split_melds
 from vision.layout.slots import Cluster, row_slots, touching_runs
@@ -197,7 +197,7 @@ def flowers_not_the_hand(
     main = hand_row(clusters)
     if main < 0 or any(c.row == main and c.kind != "plain" for c in clusters):
         return clusters, []
-    tiles = [i for c in clusters if c.row == main for i in c.tiles]
+    tiles = held_tiles(clusters, main)
     if len(tiles) + len(flowers) > FLOWERS_IN_SET or not _unread(reads, tiles):
         return clusters, []
     need = hand_need(clusters, reads)
@@ -205,8 +205,7 @@ def flowers_not_the_hand(
     fitting = [r for r in others if held_in(clusters, r) == need]
     if len(fitting) != 1:
         return clusters, []
-    held = [i for c in clusters if c.row == fitting[0] and c.kind == "plain" for i in c.tiles]
-    if _unread(reads, held):
+    if _unread(reads, held_tiles(clusters, fitting[0])):
         return clusters, []  # two unread rows: nothing tells which is the flowers
     flowers.extend(tiles)
     flowers.sort()

@@ -40,9 +40,14 @@ def _main_row(per_row: dict[int, int]) -> int:
     return max(fitting, key=lambda r: (per_row[r], r))
 
 
+def held_tiles(clusters: list[Cluster], row: int) -> list[int]:
+    """The upright tiles outside melds and kongs that lie in the row."""
+    return [i for c in clusters if c.row == row and c.kind == "plain" for i in c.tiles]
+
+
 def held_in(clusters: list[Cluster], row: int) -> int:
     """How many upright tiles outside melds and kongs lie in the row."""
-    return sum(len(c.tiles) for c in clusters if c.row == row and c.kind == "plain")
+    return len(held_tiles(clusters, row))
 
 
 def hand_need(clusters: list[Cluster], reads: list[TileRead]) -> int:
@@ -152,7 +157,7 @@ def melds_off_the_hand(
     hand = hand_row(clusters)
     if hand < 0:
         return clusters, []
-    hand_tiles = [i for c in clusters if c.kind == "plain" and c.row == hand for i in c.tiles]
+    hand_tiles = held_tiles(clusters, hand)
     grouped = [c for c in clusters if c.kind != "plain"]
     v_hand = float(np.median(frame.v[hand_tiles]))
     far = [
