@@ -49,8 +49,9 @@ def _unread(reads: list[TileRead], tiles: list[int]) -> bool:
     return max(float(np.max(reads[i].probs)) for i in tiles) < FLOWER_UNREAD
 
 
-def _mean_flower(cluster: Cluster, reads: list[TileRead]) -> float:
-    return float(np.mean([_flower_sum(reads[i]) for i in cluster.tiles]))
+def _mean_flower(tiles: list[int], reads: list[TileRead]) -> float:
+    """The tiles' mean summed probability of being a flower."""
+    return float(np.mean([_flower_sum(reads[i]) for i in tiles]))
 
 
 def flowers_aside(
@@ -100,8 +101,8 @@ def flowers_by_count(
     plain = [c for c in clusters if c.row == main and c.kind == "plain"]
     total = sum(len(c.tiles) for c in plain)
     while total > need and len(plain) >= 2:
-        best = max((plain[0], plain[-1]), key=lambda c: _mean_flower(c, reads))
-        if _mean_flower(best, reads) < FLOWER_SURPLUS or total - len(best.tiles) < need - 1:
+        best = max((plain[0], plain[-1]), key=lambda c: _mean_flower(c.tiles, reads))
+        if _mean_flower(best.tiles, reads) < FLOWER_SURPLUS or total - len(best.tiles) < need - 1:
             break
         plain.remove(best)
         clusters = [c for c in clusters if c is not best]
@@ -131,8 +132,7 @@ def _unread_end(
         tiles = [i for slot in end for i in slot.tiles]
         if len(tiles) == surplus and not any(s.sideways for s in end) and _unread(reads, tiles):
             rest = cluster.slots[surplus:] if first else cluster.slots[:-surplus]
-            flower = float(np.mean([_flower_sum(reads[i]) for i in tiles]))
-            ends.append((flower, cluster, tiles, rest))
+            ends.append((_mean_flower(tiles, reads), cluster, tiles, rest))
     if not ends:
         return clusters
     _, cluster, tiles, rest = max(ends, key=lambda e: e[0])
@@ -172,7 +172,7 @@ def flowers_not_melds(
             break
         if len(c.tiles) + len(flowers) > FLOWERS_IN_SET:
             continue
-        if _unread(reads, c.tiles) or _mean_flower(c, reads) >= FLOWER_SURPLUS:
+        if _unread(reads, c.tiles) or _mean_flower(c.tiles, reads) >= FLOWER_SURPLUS:
             clusters = [k for k in clusters if k is not c]
             flowers.extend(c.tiles)
     flowers.sort()
