@@ -19,7 +19,9 @@ import cv2
 from datasets.art import DEFAULT_CACHE, load_index
 from datasets.cmdv4 import load_split
 from datasets.label_check import usable
+from datasets.scene import fontfaces
 from datasets.styles import TRAIN_STYLES
+from scorer.tiles import BACK, CODES
 
 
 def _webp(src: Path, dst: Path, quality: int) -> None:
@@ -48,7 +50,17 @@ def pack_cmd(out: Path, data: str | None, valid_images: int, quality: int) -> in
     return n
 
 
-def pack_art(out: Path, cache: Path) -> None:
+def _webp_face(face, dst: Path) -> None:
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    ok, buf = cv2.imencode(".webp", face, [cv2.IMWRITE_WEBP_QUALITY, 92])
+    if not ok:
+        raise RuntimeError(f"could not encode {dst}")
+    dst.write_bytes(buf.tobytes())
+
+
+def pack_art(out: Path, cache: Path, fonts: bool = False) -> None:
+    """The training styles' faces; with `fonts`, the font styles' faces baked in too,
+    since the borrowed machine has none of the fonts they are written with."""
     index = load_index(cache)
     styles = {}
     for style in TRAIN_STYLES:
@@ -56,11 +68,19 @@ def pack_art(out: Path, cache: Path) -> None:
         faces = {}
         for code, rel in entry["faces"].items():
             dst = Path(rel).with_suffix(".webp")
-            (out / dst).parent.mkdir(parents=True, exist_ok=True)
-            _webp(cache / rel, out / dst, 92)
+            _webp_face(cv2.imread(str(cache / rel), cv2.IMREAD_COLOR), out / dst)
             faces[code] = str(dst)
         entry["faces"] = faces
         styles[style] = entry
+    for style in fontfaces.style_names() if fonts else []:
+        faces = {}
+        for code, face in fontfaces.font_faces(style).items():
+            dst = Path("faces") / style / f"{code}.webp"
+            _webp_face(face, out / dst)
+            faces[code] = str(dst)
+        missing = [c for c in CODES if c != BACK and c not in faces]
+        styles[style] = {"faces": faces, "missing": missing, "has_flowers": "1f" in faces,
+                         "source": "baked from datasets.scene.fontfaces"}  # fmt: skip
     (out / "index.json").write_text(json.dumps({**index, "styles": styles}, indent=1))
 
 
@@ -71,13 +91,14 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--cache", default=str(DEFAULT_CACHE), help="art cache folder")
     p.add_argument("--valid-images", type=int, default=40)
     p.add_argument("--quality", type=int, default=75, help="WebP quality of the photos")
-    p.add_argument("--init", nargs="*", default=[], help="checkpoints (.pt) to copy into init/")
+    p.add_argument("--init", nargs="*", default=[], help="checkpoints (.pt, .onnx) to copy into init/")
+    p.add_argument("--fonts", action="store_true", help="bake the font styles' faces in too")
     a = p.parse_args(argv)
     out = Path(a.out)
     if out.exists():
         shutil.rmtree(out)
     n = pack_cmd(out / "cmd", a.data, a.valid_images, a.quality)
-    pack_art(out / "art", Path(a.cache))
+    pack_art(out / "art", Path(a.cache), a.fonts)
     (out / "init").mkdir()
     for ck in a.init:
         shutil.copyfile(ck, out / "init" / Path(ck).name)

@@ -36,8 +36,10 @@ def resolve_styles(spec: str, cache: Path = DEFAULT_CACHE) -> list[str]:
             names += TRAIN_STYLES
         elif part == "heldout":
             names += HELDOUT_STYLES
-        elif part == "fonts":
-            names += fontfaces.style_names()
+        elif part == "fonts":  # installed fonts, or their faces baked into the cache
+            installed = fontfaces.style_names()
+            baked = {s for s in available_styles(cache) if fontfaces.is_font_style(s)}
+            names += installed + sorted(baked - set(installed))
         elif part:
             names.append(part)
     if not names:

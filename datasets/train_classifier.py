@@ -68,6 +68,40 @@ class CropNet(nn.Module):
         return self.fc(self.drop(x))
 
 
+def load_onnx_weights(model: CropNet, path: Path) -> None:
+    """Start from an exported classifier: its convolutions carry their batch norms
+    folded in, so each norm is made the identity plus the folded bias and frozen
+    (`freeze_norms`); fine-tuning then starts from exactly the exported function."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    init = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    blocks = [m for m in model.features if isinstance(m, nn.Sequential)]
+    if len(convs) != len(blocks):
+        raise ValueError(f"{path}: {len(convs)} convolutions, the network has {len(blocks)}")
+    with torch.no_grad():
+        for node, (conv, bn, _relu) in zip(convs, blocks, strict=True):
+            weight, bias = init[node.input[1]], init[node.input[2]]
+            if tuple(weight.shape) != tuple(conv.weight.shape):
+                raise ValueError(f"{path}: width differs from --width ({weight.shape})")
+            conv.weight.copy_(torch.tensor(weight))
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.tensor(bias))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+        model.fc.weight.copy_(torch.tensor(init["fc.weight"]))
+        model.fc.bias.copy_(torch.tensor(init["fc.bias"]))
+
+
+def freeze_norms(model: nn.Module) -> None:
+    """Keep batch norms on their stored statistics while the rest trains."""
+    for m in model.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()
+
+
 def store_crop(img: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
     """The box with a margin, stretched to STORE x STORE (border replicated)."""
     x1, y1, x2, y2 = widened(box, MARGIN_FACTOR)
@@ -216,6 +250,8 @@ def evaluate(
             p = F.softmax(model(x), 1) + F.softmax(model(torch.flip(x, dims=(2, 3))), 1)
             preds.append(p.argmax(1).cpu().numpy())
     model.train()
+    if getattr(model, "frozen_norms", False):
+        freeze_norms(model)
     pred = np.concatenate(preds)
     flowers = (labels >= 34) & (labels < 42)
     return {
@@ -399,7 +435,11 @@ def train(args: argparse.Namespace) -> None:
     batches = stream(make, args.workers, args.seed, pin=args.device.startswith("cuda"))
     device = torch.device(args.device)
     model = CropNet(WIDTHS[args.width])
-    if args.init:  # fine-tune from an earlier run (e.g. when rendered data arrives)
+    if args.init and args.init.endswith(".onnx"):  # fine-tune a shipped model
+        load_onnx_weights(model, Path(args.init))
+        model.frozen_norms = True
+        freeze_norms(model)
+    elif args.init:  # fine-tune from an earlier run (e.g. when rendered data arrives)
         model.load_state_dict(torch.load(args.init, map_location="cpu"))
     model = model.to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
@@ -474,7 +514,7 @@ def parser() -> argparse.ArgumentParser:
         help="also train on the tiles cut turned square to their rows, run time's second view",
     )
     p.add_argument("--detector", default=None, help="detector ONNX for those (default: bundled)")
-    p.add_argument("--init", default=None, help="start from this state_dict (.pt)")
+    p.add_argument("--init", default=None, help="start from this state_dict (.pt) or exported classifier (.onnx)")
     p.add_argument("--width", choices=sorted(WIDTHS), default="base", help="network width")
     p.add_argument(
         "--workers", type=int, default=0, help="processes making training views (0: this one)"

@@ -44,8 +44,8 @@ def style_faces(style: str, cache: Path = DEFAULT_CACHE) -> dict[str, np.ndarray
     """Faces of a style (code -> BGR image), from the art cache or built in."""
     if style == BUILTIN:
         return builtin_faces()
-    if is_font_style(style):
-        return font_faces(style)
+    if is_font_style(style) and style not in available_styles(cache):
+        return font_faces(style)  # drawn with the fonts, unless baked into the cache (a GPU bundle)
     return _cached_style(style, str(cache))
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from datasets.art import FACE_H, FACE_W
+from datasets.art import DEFAULT_CACHE, FACE_H, FACE_W
 from datasets.scene import fontfaces
 from datasets.scene.faces import available_styles, style_faces
 from datasets.styles import TRAIN_STYLES, resolve_styles
@@ -47,3 +47,18 @@ def test_characters_are_written_and_told_apart() -> None:
         diffs = [np.abs(stack[i] - stack[j]).mean() for i in range(len(WRITTEN)) for j in range(i)]
         assert min(diffs) > 1.0
     assert np.abs(a["6m"].astype(int) - b["6m"].astype(int)).mean() > 5.0
+
+
+def test_font_styles_baked_into_a_bundle_render_without_the_fonts(tmp_path, monkeypatch) -> None:
+    """A borrowed GPU machine has none of the CJK fonts: `gpu_bundle --fonts` bakes the font
+    styles' faces into the bundle's art, and there `fonts` and each style read from it."""
+    from datasets.gpu_bundle import pack_art
+
+    pack_art(tmp_path, DEFAULT_CACHE, fonts=True)
+    want = style_faces(NAMES[0])
+    monkeypatch.setattr(fontfaces, "FONTS", {})  # as on a machine without the fonts
+    assert fontfaces.style_names() == []
+    assert sorted(resolve_styles("fonts", tmp_path)) == sorted(NAMES)
+    got = style_faces(NAMES[0], tmp_path)
+    assert set(got) == set(want)
+    assert np.abs(got["6m"].astype(int) - want["6m"].astype(int)).mean() < 3.0

@@ -92,3 +92,48 @@ def test_batches_from_worker_processes_do_not_hang_after_opencv_work() -> None:
     batches = stream(make, workers=2, seed=1)
     got = [next(batches) for _ in range(4)]
     assert all(g.shape == (64, 64, 3) for g in got)
+
+
+def test_a_shipped_classifier_fine_tunes_from_exactly_its_exported_function(tmp_path: Path) -> None:
+    """The checkpoints behind `models/*.onnx` are not kept, so a fine-tune starts from the
+    ONNX file (`train_classifier --init X.onnx`): its logits must be the exported model's,
+    and training must leave the folded norms as they are."""
+    torch = pytest.importorskip("torch", reason="torch is a training extra")
+    pytest.importorskip("onnx", reason="onnx is a training extra")
+    import onnxruntime as ort
+
+    from datasets.train_classifier import (
+        WIDTHS,
+        CropNet,
+        export_onnx,
+        freeze_norms,
+        load_onnx_weights,
+    )  # fmt: skip
+
+    torch.manual_seed(0)
+    trained = CropNet(WIDTHS["base"])
+    for m in trained.modules():  # norms with statistics of their own, as after training
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.running_mean.uniform_(-0.5, 0.5)
+            m.running_var.uniform_(0.5, 2.0)
+            m.weight.data.uniform_(0.5, 1.5)
+    path = tmp_path / "classifier.onnx"
+    export_onnx(trained, path)
+    x = np.random.default_rng(1).normal(size=(3, 3, 64, 64)).astype(np.float32)
+    want = ort.InferenceSession(str(path)).run(None, {"crops": x})[0]
+
+    model = CropNet(WIDTHS["base"])
+    load_onnx_weights(model, path)
+    model.eval()
+    got = model(torch.from_numpy(x)).detach().numpy()
+    np.testing.assert_allclose(got, want, atol=1e-4)
+
+    model.train()
+    freeze_norms(model)
+    before = [m.running_var.clone() for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    model(torch.from_numpy(x)).sum().backward()
+    after = [m.running_var for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    assert all(torch.equal(a, b) for a, b in zip(before, after, strict=True))
+
+    with pytest.raises(ValueError, match="width"):
+        load_onnx_weights(CropNet(WIDTHS["wide"]), path)
