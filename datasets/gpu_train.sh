@@ -11,9 +11,13 @@
 #   DET_LR [1.5e-3]  DET_SHARE [0.35] (share of rendered views)
 #   CLS_A / CLS_B / CLS_C: "WIDTH INIT LR SHARE", INIT "-" = from scratch, a
 #     .onnx INIT fine-tunes an exported classifier with its norms frozen
-#     [CLS_A="base BUNDLE/init/classifier.pt 1.5e-3 0.35"  CLS_B="wide - 3e-3 0.35"  CLS_C unset]
+#     [CLS_A="base BUNDLE/init/classifier.pt 1.5e-3 0.35"  CLS_B="wide - 3e-3 0.35"  CLS_C=none]
+#     "none": not trained. INIT is read on the GPU machine: a path in the repository
+#     (models/*.onnx travel with it) or BUNDLE/...; a missing one stops the run at once
+#   CLS_EXTRA [] more train_classifier options for each (e.g. --detector-boxes)
 #   STYLES [train] (`train,fonts` with a bundle made with --fonts)
-#   RENDER_COUNT [5000]  CORES [nproc]  DEVICE [cuda]
+#   RENDER_COUNT [5000] scenes rendered, RENDER_IMAGES [RENDER_COUNT] of them read
+#   CORES [nproc]  DEVICE [cuda]
 set -euo pipefail
 B=${1:?bundle folder}
 OUT=${2:?output folder}
@@ -25,10 +29,20 @@ W=/tmp/mcr_gpu
 mkdir -p "$W" "$OUT"
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 MCR_CACHE=$B OMP_NUM_THREADS=1
 log() { echo "[$(date +%T)] $*"; }
+CLS_A=${CLS_A:-base BUNDLE/init/classifier.pt 1.5e-3 0.35}
+CLS_B=${CLS_B:-wide - 3e-3 0.35}
+CLS_C=${CLS_C:-none}
+jobs_=()
+for c in A B C; do
+  v=CLS_$c
+  [ "${!v}" = none ] && continue
+  jobs_+=("c${c,,}")
+  read -r _ init _ _ <<< "${!v}"; init=${init//BUNDLE/$B}
+  if [ "$init" != "-" ] && [ ! -f "$init" ]; then log "CLS_$c: no file $init"; exit 2; fi
+done
 log "render $N scenes of ${STYLES:-train} on $CORES cores"
 python3 -m datasets.render --count "$N" --styles "${STYLES:-train}" --seed 11 --size 800 \
   --workers "$CORES" --out "$W/render" --cache "$B/art" 2>&1 | tr '\r' '\n' | tail -n 2
-jobs_=(ca cb); [ -n "${CLS_C:-}" ] && jobs_+=(cc)
 DW=0; [ "${DETECTOR:-1}" = 1 ] && DW=$((CORES * 9 / 16))
 CW=$(((CORES - DW - 3) / ${#jobs_[@]})); [ "$CW" -lt 1 ] && CW=1
 log "train: detector $DW workers, ${#jobs_[@]} classifiers $CW workers each"
@@ -45,14 +59,17 @@ classifier() {  # NAME "WIDTH INIT LR SHARE" SEED
   read -r width init lr share <<< "$2"
   local from=()
   [ "$init" != "-" ] && from=(--init "${init//BUNDLE/$B}")
-  python3 -m datasets.train_classifier --data "$B/cmd" --render "$W/render" --render-images "$N" \
-    --render-share "$share" "${from[@]}" --width "$width" --device "$DEV" --workers "$CW" \
+  python3 -m datasets.train_classifier --data "$B/cmd" --render "$W/render" \
+    --render-images "${RENDER_IMAGES:-$N}" --render-share "$share" "${from[@]}" ${CLS_EXTRA:-} --width "$width" --device "$DEV" --workers "$CW" \
     --batch 128 --lr "$lr" --epochs 400 --samples 40000 --max-minutes "$MIN" --keep last \
     --seed "$3" --out "$W/$1" --export "$W/$1/classifier.onnx" > "$W/$1.log" 2>&1
 }
-classifier ca "${CLS_A:-base BUNDLE/init/classifier.pt 1.5e-3 0.35}" 22 &
-classifier cb "${CLS_B:-wide - 3e-3 0.35}" 23 &
-if [ -n "${CLS_C:-}" ]; then classifier cc "$CLS_C" 24 & fi
+seed=22
+for c in A B C; do
+  v=CLS_$c
+  if [ "${!v}" != none ]; then classifier "c${c,,}" "${!v}" "$seed" & fi
+  seed=$((seed + 1))
+done
 status=0
 for _ in "${jobs_[@]}"; do wait -n || status=1; done
 for f in "${jobs_[@]}"; do echo "=== $f"; tr '\r' '\n' < "$W/$f.log" | grep -v '|' | grep -v '^\s*$' | tail -n 60; done > "$OUT/train.log"
