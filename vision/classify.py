@@ -13,6 +13,7 @@ this second view of the face makes fewer mistakes than the box alone.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -27,10 +28,15 @@ INPUT = 64
 MEAN = np.array([0.485, 0.456, 0.406], np.float32) * 255
 STD = np.array([0.229, 0.224, 0.225], np.float32) * 255
 DEFAULT_MODEL = MODEL_DIR / "classifier.onnx"
+#: read with it, every tile: its fine-tune on many more rendered tile sets (the font
+#: styles too). Alone it reads tile art it has not seen better and real photos a little
+#: worse; the two averaged keep the real photos' figures (see the model card)
+FONTS_MODEL = MODEL_DIR / "classifier_fonts.onnx"
 #: a second classifier, trained on another mix than the first (half its views from
 #: rendered tile sets, no fine-tune on the detector's boxes), gives its opinion on the
-#: unsure tiles only
+#: unsure tiles only; its fine-tune like `FONTS_MODEL`'s is averaged with it
 SECOND_MODEL = MODEL_DIR / "classifier_second.onnx"
+SECOND_FONTS_MODEL = MODEL_DIR / "classifier_second_fonts.onnx"
 #: a box closer to square than this (long side over short) does not tell which way its
 #: tile lies (a tile seen from low down): it is read both ways and the surer reading kept
 #: (cmd-v4 valid: one tile set's upright 9p, boxed square and turned, read as 6p)
@@ -226,25 +232,34 @@ class Classifier:
         flip_average: bool = True,
         row_view: bool = True,
         second_look: bool = True,
-        second_model: str | Path | None = SECOND_MODEL,
+        second_model: str | Path | Sequence[str | Path] | None = (SECOND_MODEL, SECOND_FONTS_MODEL),
     ):
-        path = Path(model_path) if model_path is not None else DEFAULT_MODEL
-        self.session = open_session(path, "classifier")
+        """`model_path` names one classifier to read with alone; by default the bundled
+        pair (`DEFAULT_MODEL`, `FONTS_MODEL`) is averaged. `second_model`: the classifier
+        or classifiers (averaged) `second_look` asks; None: none is asked."""
+        paths = [Path(model_path)] if model_path is not None else [DEFAULT_MODEL, FONTS_MODEL]
+        self.sessions = [open_session(p, "classifier") for p in paths]
         self.flip_average = flip_average
         self.row_view = row_view  # also read each tile turned square to its row (`row_crops`)
         self.again = second_look  # read unsure tiles from more views (`second_look`)
-        #: the second classifier (`SECOND_MODEL`) that `second_look` asks too; None: not asked
-        self.second = open_session(Path(second_model), "classifier") if second_model else None
+        #: the second classifiers (`SECOND_MODEL`...) that `second_look` asks; None: not asked
+        self.second = None
+        if second_model:
+            seconds = [second_model] if isinstance(second_model, str | Path) else second_model
+            self.second = [open_session(Path(p), "classifier") for p in seconds]
 
     def probs(self, crops: np.ndarray) -> np.ndarray:
-        """Class probabilities (N,43) of upright crops (N,64,64,3) BGR uint8."""
-        return read_crops(self.session, crops, self.flip_average, classes=43)
+        """Class probabilities (N,43) of upright crops (N,64,64,3) BGR uint8 (the models'
+        mean)."""
+        reads = [read_crops(s, crops, self.flip_average, classes=43) for s in self.sessions]
+        return np.mean(reads, axis=0).astype(np.float32)
 
     def second_probs(self, crops: np.ndarray) -> np.ndarray:
-        """`probs` by the second classifier."""
+        """`probs` by the second classifiers (their mean)."""
         if self.second is None:
             raise ValueError("this classifier has no second model")
-        return read_crops(self.second, crops, self.flip_average, classes=43)
+        reads = [read_crops(s, crops, self.flip_average, classes=43) for s in self.second]
+        return np.mean(reads, axis=0).astype(np.float32)
 
     def __call__(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]:
         """One TileRead per detection, in the same order, `chosen` = most probable code."""

@@ -9,7 +9,16 @@ import pytest
 from datasets.cmdv4 import default_root, load_split
 from scorer.tiles import CODES
 from tests.vision.photo_fixtures import tilted_row
-from vision.classify import DEFAULT_MODEL, INPUT, Classifier, cut, turned_cut
+from vision.classify import (
+    DEFAULT_MODEL,
+    FONTS_MODEL,
+    INPUT,
+    SECOND_FONTS_MODEL,
+    SECOND_MODEL,
+    Classifier,
+    cut,
+    turned_cut,
+)  # fmt: skip
 from vision.rows import TILE_ASPECT, tile_rects
 from vision.types import Detection, TileRead
 
@@ -20,8 +29,23 @@ def classifier() -> Classifier:
 
 
 def test_bundled_model_exists_and_is_small() -> None:
-    assert DEFAULT_MODEL.is_file()
-    assert DEFAULT_MODEL.stat().st_size <= 20 * 1024 * 1024
+    for model in (DEFAULT_MODEL, FONTS_MODEL, SECOND_MODEL, SECOND_FONTS_MODEL):
+        assert model.is_file()
+        assert model.stat().st_size <= 20 * 1024 * 1024
+
+
+def test_each_reading_averages_the_bundled_pair_of_classifiers(classifier: Classifier) -> None:
+    """Every tile is read by both bundled classifiers and their probabilities averaged, and
+    an unsure tile's second opinion likewise by both second classifiers: the pairs err
+    apart (one fine-tuned on real photos' detector boxes, one on many rendered tile sets)."""
+    crops = np.random.default_rng(3).integers(0, 255, (5, INPUT, INPUT, 3), dtype=np.uint8)
+    first, fonts = Classifier(DEFAULT_MODEL), Classifier(FONTS_MODEL)
+    want = (first.probs(crops) + fonts.probs(crops)) / 2
+    np.testing.assert_allclose(classifier.probs(crops), want, atol=1e-5)
+    assert np.abs(first.probs(crops) - fonts.probs(crops)).max() > 1e-3  # two models
+    seconds = [Classifier(second_model=m) for m in (SECOND_MODEL, SECOND_FONTS_MODEL)]
+    want = (seconds[0].second_probs(crops) + seconds[1].second_probs(crops)) / 2
+    np.testing.assert_allclose(classifier.second_probs(crops), want, atol=1e-5)
 
 
 def test_cut_turns_wide_boxes_upright() -> None:
