@@ -251,14 +251,16 @@ class Classifier:
     def probs(self, crops: np.ndarray) -> np.ndarray:
         """Class probabilities (N,43) of upright crops (N,64,64,3) BGR uint8 (the models'
         mean)."""
-        reads = [read_crops(s, crops, self.flip_average, classes=43) for s in self.sessions]
-        return np.mean(reads, axis=0).astype(np.float32)
+        return self._mean_read(self.sessions, crops)
 
     def second_probs(self, crops: np.ndarray) -> np.ndarray:
         """`probs` by the second classifiers (their mean)."""
         if self.second is None:
             raise ValueError("this classifier has no second model")
-        reads = [read_crops(s, crops, self.flip_average, classes=43) for s in self.second]
+        return self._mean_read(self.second, crops)
+
+    def _mean_read(self, sessions: list, crops: np.ndarray) -> np.ndarray:
+        reads = [read_crops(s, crops, self.flip_average, classes=43) for s in sessions]
         return np.mean(reads, axis=0).astype(np.float32)
 
     def __call__(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]:
