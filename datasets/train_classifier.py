@@ -235,6 +235,7 @@ def evaluate(
     model: nn.Module, crops: np.ndarray, labels: np.ndarray, sizes: np.ndarray
 ) -> dict[str, float]:
     """Top-1 accuracy on plain views (with the run-time 180-degree test-time average)."""
+    frozen = [m for m in model.modules() if isinstance(m, nn.BatchNorm2d) and not m.training]
     model.eval()
     device = next(model.parameters()).device
     preds = []
@@ -250,8 +251,8 @@ def evaluate(
             p = F.softmax(model(x), 1) + F.softmax(model(torch.flip(x, dims=(2, 3))), 1)
             preds.append(p.argmax(1).cpu().numpy())
     model.train()
-    if getattr(model, "frozen_norms", False):
-        freeze_norms(model)
+    for m in frozen:  # norms frozen for a fine-tune stay frozen
+        m.eval()
     pred = np.concatenate(preds)
     flowers = (labels >= 34) & (labels < 42)
     return {
@@ -437,7 +438,6 @@ def train(args: argparse.Namespace) -> None:
     model = CropNet(WIDTHS[args.width])
     if args.init and args.init.endswith(".onnx"):  # fine-tune a shipped model
         load_onnx_weights(model, Path(args.init))
-        model.frozen_norms = True
         freeze_norms(model)
     elif args.init:  # fine-tune from an earlier run (e.g. when rendered data arrives)
         model.load_state_dict(torch.load(args.init, map_location="cpu"))

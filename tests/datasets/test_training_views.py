@@ -103,8 +103,10 @@ def test_a_shipped_classifier_fine_tunes_from_exactly_its_exported_function(tmp_
     import onnxruntime as ort
 
     from datasets.train_classifier import (
+        STORE,
         WIDTHS,
         CropNet,
+        evaluate,
         export_onnx,
         freeze_norms,
         load_onnx_weights,
@@ -134,6 +136,10 @@ def test_a_shipped_classifier_fine_tunes_from_exactly_its_exported_function(tmp_
     model(torch.from_numpy(x)).sum().backward()
     after = [m.running_var for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
     assert all(torch.equal(a, b) for a, b in zip(before, after, strict=True))
+    crops = np.zeros((2, STORE, STORE, 3), np.uint8)
+    evaluate(model, crops, np.array([0, 1]), np.array([[40.0, 60.0], [40.0, 60.0]]))
+    norms = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    assert model.training and not any(m.training for m in norms)  # still frozen after a check
 
     with pytest.raises(ValueError, match="width"):
         load_onnx_weights(CropNet(WIDTHS["wide"]), path)
