@@ -15,6 +15,7 @@ import shutil
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from datasets.art import DEFAULT_CACHE, load_index
 from datasets.cmdv4 import load_split
@@ -23,13 +24,19 @@ from datasets.scene import fontfaces
 from datasets.styles import TRAIN_STYLES
 from scorer.tiles import BACK, CODES
 
+FACE_QUALITY = 92  # WebP quality of the tile faces (the photos' is --quality)
 
-def _webp(src: Path, dst: Path, quality: int) -> None:
-    img = cv2.imread(str(src), cv2.IMREAD_COLOR)
+
+def _webp(img: np.ndarray, dst: Path, quality: int) -> None:
+    dst.parent.mkdir(parents=True, exist_ok=True)
     ok, buf = cv2.imencode(".webp", img, [cv2.IMWRITE_WEBP_QUALITY, quality])
     if not ok:
-        raise RuntimeError(f"could not encode {src}")
+        raise RuntimeError(f"could not encode {dst}")
     dst.write_bytes(buf.tobytes())
+
+
+def _webp_file(src: Path, dst: Path, quality: int) -> None:
+    _webp(cv2.imread(str(src), cv2.IMREAD_COLOR), dst, quality)
 
 
 def pack_cmd(out: Path, data: str | None, valid_images: int, quality: int) -> int:
@@ -43,19 +50,13 @@ def pack_cmd(out: Path, data: str | None, valid_images: int, quality: int) -> in
         (out / split / "images").mkdir(parents=True, exist_ok=True)
         (out / split / "labels").mkdir(parents=True, exist_ok=True)
         for s in samples:
-            _webp(s.image_path, out / split / "images" / (s.image_path.stem + ".webp"), quality)
+            _webp_file(
+                s.image_path, out / split / "images" / (s.image_path.stem + ".webp"), quality
+            )
             lbl = s.image_path.parent.parent / "labels" / (s.image_path.stem + ".txt")
             shutil.copyfile(lbl, out / split / "labels" / lbl.name)
             n += 1
     return n
-
-
-def _webp_face(face, dst: Path) -> None:
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    ok, buf = cv2.imencode(".webp", face, [cv2.IMWRITE_WEBP_QUALITY, 92])
-    if not ok:
-        raise RuntimeError(f"could not encode {dst}")
-    dst.write_bytes(buf.tobytes())
 
 
 def pack_art(out: Path, cache: Path, fonts: bool = False) -> None:
@@ -68,7 +69,7 @@ def pack_art(out: Path, cache: Path, fonts: bool = False) -> None:
         faces = {}
         for code, rel in entry["faces"].items():
             dst = Path(rel).with_suffix(".webp")
-            _webp_face(cv2.imread(str(cache / rel), cv2.IMREAD_COLOR), out / dst)
+            _webp_file(cache / rel, out / dst, FACE_QUALITY)
             faces[code] = str(dst)
         entry["faces"] = faces
         styles[style] = entry
@@ -76,7 +77,7 @@ def pack_art(out: Path, cache: Path, fonts: bool = False) -> None:
         faces = {}
         for code, face in fontfaces.font_faces(style).items():
             dst = Path("faces") / style / f"{code}.webp"
-            _webp_face(face, out / dst)
+            _webp(face, out / dst, FACE_QUALITY)
             faces[code] = str(dst)
         missing = [c for c in CODES if c != BACK and c not in faces]
         styles[style] = {"faces": faces, "missing": missing, "has_flowers": "1f" in faces,
@@ -91,7 +92,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--cache", default=str(DEFAULT_CACHE), help="art cache folder")
     p.add_argument("--valid-images", type=int, default=40)
     p.add_argument("--quality", type=int, default=75, help="WebP quality of the photos")
-    p.add_argument("--init", nargs="*", default=[], help="checkpoints (.pt, .onnx) to copy into init/")
+    p.add_argument(
+        "--init", nargs="*", default=[], help="checkpoints (.pt, .onnx) to copy into init/"
+    )
     p.add_argument("--fonts", action="store_true", help="bake the font styles' faces in too")
     a = p.parse_args(argv)
     out = Path(a.out)
