@@ -317,8 +317,8 @@ def recognize_image(
     for read in reads:  # boxes in the pixels of the photo as given
         read.detection.box = to_photo(read.detection.box)
     out = result_json(reads, layout, decoded, name, (image.shape[1], image.shape[0]))
-    if not reads:
-        out["warnings"].append("No tiles were found in the photo.")
+    if not reads:  # the layout's and decoder's counts of nothing say nothing more
+        out["warnings"] = ["No tiles were found in the photo."]
     out["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 1)
     return out
 
