@@ -404,6 +404,31 @@ def test_unnamed_flowers_beside_the_hand_found_by_count() -> None:
     )
 
 
+def test_tiles_beyond_a_hand_are_no_flowers_when_taking_them_leaves_no_hand() -> None:
+    """Flowers found by count (tiles beyond a hand's count) are only the count's evidence:
+    a heap of loose tiles holds more than any hand, and tiles at its edge that read a
+    little flower-like stay the tiles they were read as (cmd-v4 valid: four characters
+    at a heap's edge, read right, were taken for flowers)."""
+    import numpy as np
+
+    from scorer.tiles import INDEX
+
+    tokens = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E"]
+    heap = row(["5m", "7m", "6m"], y=300, x0=-200) + row(
+        tokens + ["1p", "2p", "3p", "S", "S", "N", GAP, "N"], y=300
+    )
+    reads = reads_for(heap)
+    for k, code in enumerate(["5m", "7m", "6m"]):
+        p = np.full(43, 0.01)
+        p[INDEX["1f"] : INDEX["1f"] + 8] = 0.04  # 0.32 in all, spread over the flowers
+        p[INDEX[code]] = 0.5
+        reads[k].probs = p / p.sum()
+    layout = read_layout(reads)
+    assert not [g for g in layout.groups if g.role == "flowers"]
+    decode(reads, layout)
+    assert [reads[k].chosen for k in range(3)] == ["5m", "7m", "6m"]
+
+
 def _unsure(read, codes: list[str]) -> None:
     """Spread the read's probability over `codes`, as over unfamiliar art: none above 0.5."""
     import numpy as np

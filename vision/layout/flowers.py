@@ -95,21 +95,32 @@ def flowers_by_count(
     first, while the count stays over; then, when the count is still over,
     the tiles beyond it at one end of the row if none is read surely
     (`_unread_end`). Moved tiles are added to `flowers`.
+
+    The count is the only evidence here, so the tiles are moved only when
+    moving them leaves the row a hand's count: a heap of loose tiles, more
+    than any hand, keeps its tiles as read (cmd-v4 valid: four characters
+    at a heap's edge were read right, then taken for flowers).
     """
     main = hand_row(clusters)
     need = hand_need(clusters, reads)
     plain = [c for c in clusters if c.row == main and c.kind == "plain"]
     total = sum(len(c.tiles) for c in plain)
+    if total <= need:
+        return clusters
+    before, taken = clusters, list(flowers)
     while total > need and len(plain) >= 2:
         best = max((plain[0], plain[-1]), key=lambda c: _mean_flower(c.tiles, reads))
         if _mean_flower(best.tiles, reads) < FLOWER_SURPLUS or total - len(best.tiles) < need - 1:
             break
         plain.remove(best)
         clusters = [c for c in clusters if c is not best]
-        flowers.extend(best.tiles)
+        taken.extend(best.tiles)
         total -= len(best.tiles)
     if plain and total > need:
-        clusters = _unread_end(clusters, plain, reads, flowers, total - need)
+        clusters = _unread_end(clusters, plain, reads, taken, total - need)
+    if held_in(clusters, main) > need:
+        return before
+    flowers[:] = taken
     return clusters
 
 
