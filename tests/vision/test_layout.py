@@ -382,20 +382,25 @@ def test_same_tile_found_twice_is_still_ignored() -> None:
     assert len(next(g for g in layout.groups if g.role == "concealed").tiles) == 13
 
 
-def test_unnamed_flowers_beside_the_hand_found_by_count() -> None:
-    """Three tiles too many in the hand row, lying together at its end and more flower-like
-    than the rest, are the flowers, though the classifier named none of them a flower."""
+def _flower_like(read, code: str, p_code: float) -> None:
+    """Read as `code` with `p_code`, and 0.32 spread over the eight flowers (renormalised)."""
     import numpy as np
 
     from scorer.tiles import INDEX
 
+    p = np.full(43, 0.01)
+    p[INDEX["1f"] : INDEX["1f"] + 8] = 0.04
+    p[INDEX[code]] = p_code
+    read.probs = p / p.sum()
+
+
+def test_unnamed_flowers_beside_the_hand_found_by_count() -> None:
+    """Three tiles too many in the hand row, lying together at its end and more flower-like
+    than the rest, are the flowers, though the classifier named none of them a flower."""
     flowers = row(["2f", "5f", "7f"], y=300, x0=-200)
     reads = reads_for(flowers + _hand_row())
     for k, other in enumerate(["6p", "9m", "P"]):
-        p = np.full(43, 0.01)
-        p[INDEX["1f"] : INDEX["1f"] + 8] = 0.04  # 0.32 in all, spread over the flowers
-        p[INDEX[other]] = 0.3
-        reads[k].probs = p / p.sum()
+        _flower_like(reads[k], other, 0.3)
     layout = read_layout(reads)
     groups = _groups(reads, layout)
     assert [g for g in layout.groups if g.role == "flowers"][0].tiles == [0, 1, 2]
@@ -409,20 +414,13 @@ def test_tiles_beyond_a_hand_are_no_flowers_when_taking_them_leaves_no_hand() ->
     a heap of loose tiles holds more than any hand, and tiles at its edge that read a
     little flower-like stay the tiles they were read as (cmd-v4 valid: four characters
     at a heap's edge, read right, were taken for flowers)."""
-    import numpy as np
-
-    from scorer.tiles import INDEX
-
     tokens = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E"]
     heap = row(["5m", "7m", "6m"], y=300, x0=-200) + row(
         tokens + ["1p", "2p", "3p", "S", "S", "N", GAP, "N"], y=300
     )
     reads = reads_for(heap)
     for k, code in enumerate(["5m", "7m", "6m"]):
-        p = np.full(43, 0.01)
-        p[INDEX["1f"] : INDEX["1f"] + 8] = 0.04  # 0.32 in all, spread over the flowers
-        p[INDEX[code]] = 0.5
-        reads[k].probs = p / p.sum()
+        _flower_like(reads[k], code, 0.5)
     layout = read_layout(reads)
     assert not [g for g in layout.groups if g.role == "flowers"]
     decode(reads, layout)
