@@ -105,8 +105,6 @@ def flowers_by_count(
     need = hand_need(clusters, reads)
     plain = [c for c in clusters if c.row == main and c.kind == "plain"]
     total = sum(len(c.tiles) for c in plain)
-    if total <= need:
-        return clusters
     before, taken = clusters, list(flowers)
     while total > need and len(plain) >= 2:
         best = max((plain[0], plain[-1]), key=lambda c: _mean_flower(c.tiles, reads))
