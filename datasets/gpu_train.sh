@@ -15,7 +15,7 @@
 #     "none": not trained. INIT is read on the GPU machine: a path in the repository
 #     (models/*.onnx travel with it) or BUNDLE/...; a missing one stops the run at once
 #   CLS_EXTRA [] more train_classifier options for each (e.g. --detector-boxes)
-#   STYLES [train] (`train,fonts` with a bundle made with --fonts)
+#   STYLES [train] (`train,fonts` with a bundle made with --fonts; `pips` needs no fonts)
 #   RENDER_COUNT [5000] scenes rendered, RENDER_IMAGES [RENDER_COUNT] of them read
 #   CORES [nproc]  DEVICE [cuda]
 set -euo pipefail

@@ -6,7 +6,9 @@ measured on such sets, so two styles never enter a training mix:
 - ``kde_traditional``: ivory faces with index numerals, all 42 faces;
 - ``mahjax``: Japanese line art (34 faces, no flowers).
 
-Every other style of the art cache trains (see `datasets.art`).
+Every other style of the art cache trains (see `datasets.art`), and so do
+the styles drawn here: `fonts` (`datasets.scene.fontfaces`) and `pips`
+(`datasets.scene.pipfaces`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from datasets.art import DEFAULT_CACHE, ArtError
-from datasets.scene import fontfaces
+from datasets.scene import fontfaces, pipfaces
 from datasets.scene.faces import BUILTIN, available_styles
 
 TRAIN_STYLES: tuple[str, ...] = (
@@ -40,11 +42,14 @@ def resolve_styles(spec: str, cache: Path = DEFAULT_CACHE) -> list[str]:
             installed = fontfaces.style_names()
             baked = {s for s in available_styles(cache) if fontfaces.is_font_style(s)}
             names += installed + sorted(baked - set(installed))
+        elif part == "pips":  # pip designs drawn by `datasets.scene.pipfaces`
+            names += pipfaces.style_names()
         elif part:
             names.append(part)
     if not names:
         raise ValueError("no style given")
     have = set(available_styles(cache)) | {BUILTIN} | set(fontfaces.style_names())
+    have |= set(pipfaces.style_names())
     missing = [n for n in names if n not in have]
     if missing:
         raise ArtError(

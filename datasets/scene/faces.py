@@ -18,6 +18,7 @@ import numpy as np
 from datasets.art import DEFAULT_CACHE, FACE_H, FACE_W, load_faces, load_index
 from datasets.scene.artvary import ArtVariation
 from datasets.scene.fontfaces import font_faces, is_font_style
+from datasets.scene.pipfaces import is_pip_style, pip_faces
 from scorer.tiles import BACK, CODES
 
 BUILTIN = "builtin"
@@ -46,6 +47,8 @@ def style_faces(style: str, cache: Path = DEFAULT_CACHE) -> dict[str, np.ndarray
         return builtin_faces()
     if is_font_style(style) and style not in available_styles(cache):
         return font_faces(style)  # drawn with the fonts, unless baked into the cache (a GPU bundle)
+    if is_pip_style(style) and style not in available_styles(cache):
+        return pip_faces(style)  # drawn here, unless baked into the cache (a GPU bundle)
     return _cached_style(style, str(cache))
 
 

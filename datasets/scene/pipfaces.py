@@ -1,0 +1,183 @@
+"""Tile sets whose dots and bamboos are drawn here, one design per style.
+
+The classifier reads the dots and bamboos of the tile sets it trained on
+and misreads those of a set drawn otherwise: thin sticks in two colours
+read as a pair fewer, a square of nine dots as eight. The drawn styles
+offer a handful of pip designs; each `pipface_*` style draws its own (a
+solid, ringed or coin-like dot in its own colours, a segmented, plain or
+hollow stick, their size and spacing, a corner index) in the usual
+arrangements with a little jitter, so the count and arrangement of pips,
+not one set's drawing of them, tells the tiles apart. Its characters,
+winds, dragons, flowers and 1s come from a drawn training style.
+Training only; opencv draws everything.
+"""
+
+from __future__ import annotations
+
+import zlib
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from datasets.art import FACE_H, FACE_W
+
+#: styles offered; each is one pip design
+COUNT = 12
+#: where the other faces come from (training styles with all 42)
+DRAWN = ("kde_default", "gnome_smooth", "xmj_real", "xmj_dorothy", "kde_classic", "kde_jade")
+PAPER = (236, 240, 242)
+INKS = [(150, 70, 20), (40, 120, 30), (30, 30, 190), (30, 30, 30), (120, 50, 120)]  # BGR
+
+# pip centres on a unit face (x, y in 0..1 of the pip area), per count
+DOTS: dict[int, list[tuple[float, float]]] = {
+    1: [(0.5, 0.5)],
+    2: [(0.5, 0.25), (0.5, 0.75)],
+    3: [(0.2, 0.18), (0.5, 0.5), (0.8, 0.82)],
+    4: [(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)],
+    5: [(0.22, 0.2), (0.78, 0.2), (0.5, 0.5), (0.22, 0.8), (0.78, 0.8)],
+    6: [(0.3, y) for y in (0.15, 0.5, 0.85)] + [(0.7, y) for y in (0.15, 0.5, 0.85)],
+    7: [(0.18, 0.1), (0.5, 0.22), (0.82, 0.34)]
+    + [(x, y) for y in (0.62, 0.9) for x in (0.3, 0.7)],
+    8: [(x, y) for y in (0.12, 0.37, 0.63, 0.88) for x in (0.3, 0.7)],
+    9: [(x, y) for y in (0.17, 0.5, 0.83) for x in (0.18, 0.5, 0.82)],
+}
+# stick centres and whether each is upright (True) or slanted (angle in degrees)
+STICKS: dict[int, list[tuple[float, float, float]]] = {
+    2: [(0.5, 0.27, 0), (0.5, 0.73, 0)],
+    3: [(0.5, 0.27, 0), (0.3, 0.73, 0), (0.7, 0.73, 0)],
+    4: [(x, y, 0) for y in (0.27, 0.73) for x in (0.3, 0.7)],
+    5: [(x, y, 0) for y in (0.27, 0.73) for x in (0.2, 0.8)] + [(0.5, 0.5, 0)],
+    6: [(x, y, 0) for y in (0.27, 0.73) for x in (0.18, 0.5, 0.82)],
+    7: [(0.5, 0.17, 0)] + [(x, y, 0) for y in (0.5, 0.83) for x in (0.18, 0.5, 0.82)],
+    8: [(0.14, 0.27, 0), (0.38, 0.27, 25), (0.62, 0.27, -25), (0.86, 0.27, 0),
+        (0.14, 0.73, 0), (0.38, 0.73, -25), (0.62, 0.73, 25), (0.86, 0.73, 0)],
+    9: [(x, y, 0) for y in (0.17, 0.5, 0.83) for x in (0.18, 0.5, 0.82)],
+}  # fmt: skip
+
+
+def style_names() -> list[str]:
+    return [f"pipface_{k}" for k in range(COUNT)]
+
+
+def is_pip_style(style: str) -> bool:
+    return style.startswith("pipface_")
+
+
+class _Design:
+    """One style's way of drawing a dot and a stick."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.dot = int(rng.integers(4))  # solid, ring, double ring, coin
+        self.stick = int(rng.integers(3))  # segmented, plain, hollow
+        self.inks = [INKS[int(i)] for i in rng.permutation(len(INKS))[:3]]
+        self.mixed = rng.random() < 0.5  # pips in more than one ink
+        self.area = (float(rng.uniform(0.1, 0.2)), float(rng.uniform(0.08, 0.16)))  # margins x, y
+        self.dot_size = float(rng.uniform(0.75, 1.0))
+        self.stick_w = float(rng.uniform(0.25, 0.55))
+        self.stick_len = float(rng.uniform(0.75, 0.95))
+        self.jitter = float(rng.uniform(0.0, 0.015))
+        self.index = rng.random() < 0.4
+        self.stroke = int(rng.integers(3, 8))
+
+    def ink(self, i: int) -> tuple[int, int, int]:
+        return self.inks[i % len(self.inks)] if self.mixed else self.inks[0]
+
+    def place(self, x: float, y: float, rng: np.random.Generator) -> tuple[int, int]:
+        mx, my = self.area
+        jx, jy = rng.normal(0, self.jitter, 2)
+        return (int(FACE_W * (mx + (1 - 2 * mx) * (x + jx))),
+                int(FACE_H * (my + (1 - 2 * my) * (y + jy))))  # fmt: skip
+
+    def draw_dot(self, face: np.ndarray, c: tuple[int, int], r: int, ink) -> None:
+        """A dot whose ink reaches `r` from its centre and no further."""
+        if self.dot in (1, 2):  # a ring's stroke reaches half its width past its radius
+            r = max(4, r - self.stroke // 2)
+        if self.dot == 0:
+            cv2.circle(face, c, r, ink, -1, cv2.LINE_AA)
+        elif self.dot == 1:
+            cv2.circle(face, c, r, ink, self.stroke, cv2.LINE_AA)
+            cv2.circle(face, c, max(2, r // 3), ink, -1, cv2.LINE_AA)
+        elif self.dot == 2:
+            cv2.circle(face, c, r, ink, max(2, self.stroke // 2), cv2.LINE_AA)
+            cv2.circle(face, c, max(3, int(r * 0.6)), ink, max(2, self.stroke // 2), cv2.LINE_AA)
+        else:
+            cv2.circle(face, c, r, ink, -1, cv2.LINE_AA)
+            h = max(2, r // 3)
+            cv2.rectangle(face, (c[0] - h, c[1] - h), (c[0] + h, c[1] + h), PAPER, -1)
+
+    def draw_stick(self, face: np.ndarray, c: tuple[int, int], w: int, h: int, angle: float, ink) -> None:
+        canvas = np.zeros((2 * h + 4, 2 * h + 4), np.uint8)
+        x0, y0 = h + 2 - w // 2, h + 2 - h // 2
+        if self.stick == 2:
+            cv2.rectangle(canvas, (x0, y0), (x0 + w, y0 + h), 255, max(2, self.stroke // 2))
+        else:
+            cv2.rectangle(canvas, (x0, y0), (x0 + w, y0 + h), 255, -1)
+        if self.stick == 0:  # nodes across the stick
+            for k in (1, 2):
+                y = y0 + h * k // 3
+                cv2.line(canvas, (x0 - 2, y), (x0 + w + 2, y), 0, max(2, h // 14))
+                cv2.line(canvas, (x0 - 3, y + max(2, h // 14)), (x0 + w + 3, y + max(2, h // 14)),
+                         255, max(2, h // 20))  # fmt: skip
+        if angle:
+            m = cv2.getRotationMatrix2D((h + 2, h + 2), angle, 1.0)
+            canvas = cv2.warpAffine(canvas, m, canvas.shape[::-1])
+        s = canvas.shape[0]
+        x1, y1 = c[0] - s // 2, c[1] - s // 2
+        fx0, fy0 = max(0, x1), max(0, y1)
+        fx1, fy1 = min(FACE_W, x1 + s), min(FACE_H, y1 + s)
+        mask = canvas[fy0 - y1 : fy1 - y1, fx0 - x1 : fx1 - x1].astype(np.float32)[..., None] / 255
+        region = face[fy0:fy1, fx0:fx1].astype(np.float32)
+        face[fy0:fy1, fx0:fx1] = (region * (1 - mask) + np.array(ink) * mask).astype(np.uint8)
+
+
+def _index(face: np.ndarray, n: int) -> None:
+    cv2.putText(face, str(n), (FACE_W - 40, 36), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (30, 30, 190), 3,
+                cv2.LINE_AA)  # fmt: skip
+
+
+def _dots(design: _Design, n: int, rng: np.random.Generator) -> np.ndarray:
+    face = np.full((FACE_H, FACE_W, 3), PAPER, np.uint8)
+    centres = [design.place(x, y, rng) for x, y in DOTS[n]]
+    if n == 1:
+        r = int(FACE_W * (0.5 - design.area[0]) * design.dot_size * 0.8)
+    else:  # apart from one another whatever the jitter: real dots never touch
+        c = np.array(centres, np.float32)
+        gap = np.linalg.norm(c[:, None] - c[None], axis=2) + np.eye(n, dtype=np.float32) * 1e6
+        r = max(5, int(gap.min() * 0.5 * 0.85 * design.dot_size))
+    cols = {1: 1, 2: 1, 3: 3, 4: 2, 5: 2, 6: 2, 7: 2, 8: 2, 9: 3}[n]
+    for i, centre in enumerate(centres):
+        design.draw_dot(face, centre, r, design.ink(i // cols))
+    if design.index:
+        _index(face, n)
+    return face
+
+
+def _sticks(design: _Design, n: int, rng: np.random.Generator) -> np.ndarray:
+    face = np.full((FACE_H, FACE_W, 3), PAPER, np.uint8)
+    mx, my = design.area
+    rows = 3 if n in (7, 9) else 2
+    h = int(FACE_H * (1 - 2 * my) / rows * design.stick_len)
+    cols = 4 if n == 8 else 3
+    w = max(6, int(FACE_W * (1 - 2 * mx) / cols * design.stick_w))
+    for i, (x, y, a) in enumerate(STICKS[n]):
+        design.draw_stick(face, design.place(x, y, rng), w, h, a, design.ink(i % 2 + (i == 0)))
+    if design.index:
+        _index(face, n)
+    return face
+
+
+@lru_cache(maxsize=16)
+def pip_faces(style: str) -> dict[str, np.ndarray]:
+    """The faces of one pip style (code -> BGR FACE_H x FACE_W), all 42 codes."""
+    from datasets.scene.faces import style_faces
+
+    k = int(style.split("_")[1])
+    rng = np.random.default_rng(zlib.crc32(style.encode()))
+    faces = dict(style_faces(DRAWN[k % len(DRAWN)]))
+    design = _Design(rng)
+    for n in range(1, 10):
+        faces[f"{n}p"] = _dots(design, n, rng)
+        if n > 1:
+            faces[f"{n}s"] = _sticks(design, n, rng)
+    return faces

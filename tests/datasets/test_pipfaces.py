@@ -1,0 +1,70 @@
+"""Pip-drawn tile styles: complete sets whose dots and bamboos differ from style to style.
+
+Skips where the drawn art the other faces come from is absent
+(`python -m datasets.art install`).
+"""
+
+from __future__ import annotations
+
+import zlib
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets.art import FACE_H, FACE_W
+from datasets.scene import pipfaces
+from datasets.scene.faces import available_styles, style_faces
+from datasets.styles import HELDOUT_STYLES, TRAIN_STYLES, resolve_styles
+from scorer.tiles import BACK, CODES
+
+NAMES = pipfaces.style_names()
+pytestmark = pytest.mark.skipif(
+    not set(pipfaces.DRAWN) <= set(available_styles()),
+    reason="tile art not installed: python -m datasets.art install",
+)
+
+
+def _design(name: str) -> pipfaces._Design:
+    return pipfaces._Design(np.random.default_rng(zlib.crc32(name.encode())))
+
+
+def _blobs(face: np.ndarray) -> int:
+    """Separate patches of ink on a face: one per pip when pips stand apart."""
+    ink = (np.abs(face.astype(int) - np.array(pipfaces.PAPER)).sum(axis=2) > 60).astype(np.uint8)
+    contours, _ = cv2.findContours(ink, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return len(contours)
+
+
+def test_every_pip_style_is_a_whole_set_of_training_art() -> None:
+    """`--styles pips` names every style; each gives all 42 faces at the art's size, takes
+    its other faces from a training style, never from a held-out one."""
+    assert resolve_styles("pips") == NAMES
+    assert set(pipfaces.DRAWN) <= set(TRAIN_STYLES)
+    assert not set(pipfaces.DRAWN) & set(HELDOUT_STYLES)
+    for name in NAMES:
+        faces = style_faces(name)
+        assert set(faces) == {c for c in CODES if c != BACK}
+        assert all(f.shape == (FACE_H, FACE_W, 3) for f in faces.values())
+
+
+def test_a_dot_tile_shows_as_many_separate_dots_as_its_number() -> None:
+    """The count is what tells 8p from 9p: every n-dots face shows n dots standing apart,
+    in every design (rings included), jitter and all."""
+    plain = [n for n in NAMES if not _design(n).index]  # a corner numeral is one more patch
+    assert len(plain) >= 4
+    for name in plain:
+        faces = style_faces(name)
+        assert [_blobs(faces[f"{n}p"]) for n in range(1, 10)] == list(range(1, 10)), name
+
+
+def test_styles_draw_their_pips_differently() -> None:
+    """The same tile differs between styles (that is the point: other drawings of the same
+    count), and within a style no two bamboo or dot tiles are alike."""
+    a, b = style_faces(NAMES[0]), style_faces(NAMES[1])
+    for code in ("6s", "9p"):
+        assert np.abs(a[code].astype(int) - b[code].astype(int)).mean() > 5.0
+    for faces in (a, b):
+        suit = [faces[f"{n}{s}"].astype(np.int16) for s in "ps" for n in range(2, 10)]
+        diffs = [np.abs(suit[i] - suit[j]).mean() for i in range(len(suit)) for j in range(i)]
+        assert min(diffs) > 1.0
