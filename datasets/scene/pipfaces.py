@@ -21,12 +21,10 @@ import cv2
 import numpy as np
 
 from datasets.art import FACE_H, FACE_W
+from datasets.scene.fontfaces import DRAWN, PAPER  # the other faces come from DRAWN
 
 #: styles offered; each is one pip design
 COUNT = 12
-#: where the other faces come from (training styles with all 42)
-DRAWN = ("kde_default", "gnome_smooth", "xmj_real", "xmj_dorothy", "kde_classic", "kde_jade")
-PAPER = (236, 240, 242)
 INKS = [(150, 70, 20), (40, 120, 30), (30, 30, 190), (30, 30, 30), (120, 50, 120)]  # BGR
 
 # pip centres on a unit face (x, y in 0..1 of the pip area), per count
@@ -42,7 +40,7 @@ DOTS: dict[int, list[tuple[float, float]]] = {
     8: [(x, y) for y in (0.12, 0.37, 0.63, 0.88) for x in (0.3, 0.7)],
     9: [(x, y) for y in (0.17, 0.5, 0.83) for x in (0.18, 0.5, 0.82)],
 }
-# stick centres and whether each is upright (True) or slanted (angle in degrees)
+# stick centres and each stick's slant off upright, in degrees
 STICKS: dict[int, list[tuple[float, float, float]]] = {
     2: [(0.5, 0.27, 0), (0.5, 0.73, 0)],
     3: [(0.5, 0.27, 0), (0.3, 0.73, 0), (0.7, 0.73, 0)],
