@@ -47,8 +47,8 @@ def style_faces(style: str, cache: Path = DEFAULT_CACHE) -> dict[str, np.ndarray
         return builtin_faces()
     if is_font_style(style) and style not in available_styles(cache):
         return font_faces(style)  # drawn with the fonts, unless baked into the cache (a GPU bundle)
-    if is_pip_style(style) and style not in available_styles(cache):
-        return pip_faces(style)  # drawn here, unless baked into the cache (a GPU bundle)
+    if is_pip_style(style):
+        return pip_faces(style)  # drawn with opencv alone: nothing to bake into a GPU bundle
     return _cached_style(style, str(cache))
 
 
