@@ -126,8 +126,8 @@ class ArtVariation:
             recip = cv2.divide(1.0, cv2.max(alpha, 0.05))
             recip[alpha < 0.05] = 0
             ink = cv2.add(cv2.multiply(diff, cv2.merge([recip, recip, recip])), bgimg)
-            ink = cv2.max(cv2.min(ink, 255.0), 0.0)
-            alpha, ink = self._stroke(alpha, ink, px)
+            ink = np.clip(ink, 0.0, 255.0)  # cv2.min/max would clip all channels to a scalar's first
+            alpha, ink = self._stroke(alpha, ink, px, _dark(bg))
             ink = self._recolour(ink, alpha, bg)
             out = cv2.blendLinear(ink, paperimg, alpha, cv2.subtract(1.0, alpha))
         elif paper is not None:  # same as above with the ink unchanged, without unmixing
@@ -165,8 +165,12 @@ class ArtVariation:
         my = a * (ys - cy) + cy + cv2.resize(field[1], (w, h), interpolation=cv2.INTER_CUBIC)
         return cv2.remap(face, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=border)
 
-    def _stroke(self, alpha: np.ndarray, ink: np.ndarray, px: float) -> tuple[np.ndarray, np.ndarray]:
-        """Thinner or bolder strokes; below full resolution a partial step."""
+    def _stroke(
+        self, alpha: np.ndarray, ink: np.ndarray, px: float, dark: bool = False
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Thinner or bolder strokes; below full resolution a partial step. New ink pixels
+        take the colour of their neighbour farthest from the face: the darkest, or on a
+        `dark` face the lightest."""
         if self.stroke == 0:
             return alpha, ink
         k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
@@ -179,8 +183,9 @@ class ArtVariation:
             grown = op(grown, k)
         if part > 0:
             grown = cv2.addWeighted(grown, 1 - part, op(grown, k), part, 0)
-        if self.stroke > 0:  # new ink pixels take their darkest neighbour's colour
-            cv2.copyTo(cv2.erode(ink, k, iterations=max(1, whole)), (alpha < 0.5).view(np.uint8), ink)
+        if self.stroke > 0:
+            spread = cv2.dilate if dark else cv2.erode
+            cv2.copyTo(spread(ink, k, iterations=max(1, whole)), (alpha < 0.5).view(np.uint8), ink)
         return grown, ink
 
     def _recolour(self, ink: np.ndarray, alpha: np.ndarray, bg: np.ndarray) -> np.ndarray:

@@ -107,3 +107,37 @@ def test_command_line_flag(tmp_path) -> None:
     assert render.main([*args, "--out", str(tmp_path / "a"), "--no-art-variation"]) == 0
     assert render.main([*args, "--out", str(tmp_path / "b")]) == 0
     assert len(list((tmp_path / "a" / "images").glob("*.jpg"))) == 2
+
+
+def _painted(bg: tuple[int, int, int], inks: list[tuple[int, int, int]]) -> np.ndarray:
+    """A face of colour `bg` with one thick ring per ink, side by side (as pips are drawn)."""
+    face = np.full((256, 192, 3), bg, np.uint8)
+    for k, ink in enumerate(inks):
+        cv2.circle(face, (96, 60 + 70 * k), 26, ink, 12)
+    return face
+
+
+@pytest.mark.parametrize("stroke", [2, -1])
+def test_bolder_or_thinner_strokes_keep_each_inks_colour(stroke: int) -> None:
+    # a set's green and red pips stay green and red when only the stroke weight changes
+    green, red = (40, 150, 30), (30, 30, 190)
+    face = _painted((246, 246, 246), [green, red])
+    v = dataclasses.replace(_active(0), recolour="none", stroke=stroke, paper=None, scale=1.0,
+                            shear=0.0, wobble=0.0, focus=0.0, mark=False)
+    out = v.apply(face, face_background(face), "2p").astype(np.float32)
+    for ink in (green, red):
+        where = np.all(face == ink, axis=2)
+        mean = out[where].mean(axis=0)
+        assert np.abs(mean - ink).max() < 40, f"ink {ink} came out {mean.round()}"
+
+
+@pytest.mark.parametrize("recolour", ["none", "permute", "hue", "mono"])
+@pytest.mark.parametrize("stroke", [0, 2, -1])
+def test_light_ink_on_a_dark_face_stays_legible(recolour: str, stroke: int) -> None:
+    # jade-like sets carry white glyphs on a dark face; no variation may paint them out
+    face = _painted((0, 16, 122), [(255, 255, 255), (255, 255, 255)])
+    bg = face_background(face)
+    v = dataclasses.replace(_active(1), recolour=recolour, stroke=stroke, scale=1.0, shear=0.0,
+                            wobble=0.0, mark=False)
+    iou = _iou(_ink(face, bg), _ink(v.apply(face, bg, "2p"), bg))
+    assert iou >= 0.5, f"ink IoU {iou:.2f} with {v}"
