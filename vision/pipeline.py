@@ -163,7 +163,8 @@ def read_hand(reads: list[TileRead]) -> tuple[list[TileRead], Layout, Decoded]:
     """Layout and decoding of the read tiles: (reads as decoded, layout, decoded hand).
 
     The first reading is kept when it gives a hand (or the rest of one,
-    besides unnamed kongs) with nothing in doubt (`_settled`). Else the
+    besides unnamed kongs) with nothing in doubt (`_settled`: no warning,
+    and no `Layout.doubts`, such as a sideways-looking tile counted upright). Else the
     layout is read again with each of `OTHER_TUNINGS` (a gap, a tile set
     apart or a sideways box judged the other way), and the reading that
     does best wins: a hand first, then the fewest warnings, then the least
@@ -211,7 +212,7 @@ def read_hand(reads: list[TileRead]) -> tuple[list[TileRead], Layout, Decoded]:
 def _settled(layout: Layout, decoded: Decoded) -> bool:
     """Whether a reading stands without a second look: it gives a hand (or the rest of one)
     and nothing in it was in doubt, besides a hand laid out with no tile set apart."""
-    if not _gives_hand(decoded):
+    if not _gives_hand(decoded) or layout.doubts:
         return False
     return all(w == NOTHING_SET_APART for w in layout.warnings + decoded.warnings)
 

@@ -82,18 +82,19 @@ def read_layout(reads: list[TileRead], tuning: Tuning = Tuning()) -> Layout:
     mark_sideways(reads, frame, rows, tuning.sideways_score, tuning.sideways_min_wide)
     put_back_stacked(reads, frame, rows, dups)
     flowers = flowers_aside(reads, frame, rows, top, tuning)
-    clusters, warnings = _group(reads, frame, rows, flowers, top, tuning)
+    clusters, notes = _group(reads, frame, rows, flowers, top, tuning)
     if flowers_the_hand_needs(clusters, reads, rows, flowers, top):
-        clusters, warnings = _group(reads, frame, rows, flowers, top, tuning)
+        clusters, notes = _group(reads, frame, rows, flowers, top, tuning)
     sides = tile_sides(clusters, reads)
     if sides:  # kept out only when the gap before the tile set apart then shows
         kept = [[i for i in row if i not in sides] for row in rows]
-        regrouped, rewarned = _group(reads, frame, kept, flowers, top, tuning)
+        regrouped, renoted = _group(reads, frame, kept, flowers, top, tuning)
         if sets_apart(regrouped) and not sets_apart(clusters):
-            rows, clusters, warnings = kept, regrouped, rewarned
+            rows, clusters, notes = kept, regrouped, renoted
         else:
             sides = []
-    layout.warnings.extend(warnings)
+    layout.warnings.extend(notes.warnings)
+    layout.doubts.extend(notes.doubts)
     clusters = flowers_by_count(clusters, reads, flowers)
     clusters = flowers_not_melds(clusters, reads, flowers, frame, length)
     clusters, unread_row = flowers_not_the_hand(clusters, reads, flowers)
@@ -156,9 +157,9 @@ def _group(
     flowers: list[int],
     top: list[int],
     tuning: Tuning,
-) -> tuple[list[Cluster], list[str]]:
+) -> tuple[list[Cluster], Layout]:
     """Each row's touching tiles (flowers aside) as concealed kongs, melds and plain runs,
-    with the warnings that cutting them gave."""
+    with the warnings and doubts that cutting them gave (on an otherwise empty layout)."""
     scratch = Layout()
     clusters: list[Cluster] = []
     flower_set = set(flowers)
@@ -172,4 +173,4 @@ def _group(
                     clusters.extend(
                         Cluster(row_no, k, p) for k, p in melds_apart(part, reads, scratch)
                     )
-    return clusters, scratch.warnings
+    return clusters, scratch

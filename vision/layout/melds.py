@@ -19,6 +19,11 @@ from vision.types import Group, Layout, TileRead
 
 T = TypeVar("T")
 
+#: the doubt left when a sideways-looking tile is counted upright (alone, or the only one
+#: in a long row): a gap misjudged beside a sideways tile can hide its meld, so
+#: `vision.pipeline.read_hand` tries the layout's other readings too
+TAKEN_UPRIGHT = "A tile that looked sideways was counted upright: no meld around it fits."
+
 
 def _meld_segment(slots: list[Slot]) -> tuple[int, bool] | None:
     """(giver position 1-3, promoted) when these slots form one exposed meld, else None."""
@@ -148,10 +153,12 @@ def melds_apart(
     A lone tile is no meld, nor is a single sideways-looking tile in a long
     row that no meld around it explains (no cut gives a meld that its
     tiles' first readings support): such a box was misjudged (a tile seen
-    at an angle) and the tile counts as upright.
+    at an angle) and the tile counts as upright, with the doubt
+    `TAKEN_UPRIGHT`.
     """
-    if len(slots) == 1 and len(slots[0].tiles) == 1:
+    if len(slots) == 1 and len(slots[0].tiles) == 1 and slots[0].sideways:
         _upright(slots, reads)
+        layout.doubts.append(TAKEN_UPRIGHT)
     if not any(s.sideways for s in slots):
         return [("plain", slots)]
     if split_melds(slots, reads) is None:
@@ -160,6 +167,7 @@ def melds_apart(
         parts = split_melds(peeled[1], reads) if peeled is not None else None
         if side == 1 and len(slots) > 4 and not any(plausible(p[0], reads) for p in parts or []):
             _upright(slots, reads)
+            layout.doubts.append(TAKEN_UPRIGHT)
             return [("plain", slots)]
         if peeled is not None:
             layout.warnings.append(
