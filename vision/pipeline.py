@@ -164,8 +164,8 @@ def read_hand(reads: list[TileRead]) -> tuple[list[TileRead], Layout, Decoded]:
 
     The first reading is kept when it gives a hand (or the rest of one,
     besides unnamed kongs) with nothing in doubt (`_settled`: no warning,
-    and no `Layout.doubts`, such as a sideways-looking tile counted upright). Else the
-    layout is read again with each of `OTHER_TUNINGS` (a gap, a tile set
+    and no `Layout.doubts`, such as a sideways-looking tile counted
+    upright). Else the layout is read again with each of `OTHER_TUNINGS` (a gap, a tile set
     apart or a sideways box judged the other way), and the reading that
     does best wins: a hand first, then the fewest warnings, then the least
     probability given up to the rules. So a meld whose sideways tile looked

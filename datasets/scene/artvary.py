@@ -126,7 +126,7 @@ class ArtVariation:
             recip = cv2.divide(1.0, cv2.max(alpha, 0.05))
             recip[alpha < 0.05] = 0
             ink = cv2.add(cv2.multiply(diff, cv2.merge([recip, recip, recip])), bgimg)
-            ink = np.clip(ink, 0.0, 255.0)  # cv2.min/max would clip all channels to a scalar's first
+            ink = np.clip(ink, 0.0, 255.0)  # cv2.min(ink, 255.0) reads 255.0 as (255, 0, 0)
             alpha, ink = self._stroke(alpha, ink, px, _dark(bg))
             ink = self._recolour(ink, alpha, bg)
             out = cv2.blendLinear(ink, paperimg, alpha, cv2.subtract(1.0, alpha))

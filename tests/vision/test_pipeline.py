@@ -269,8 +269,9 @@ def test_a_sideways_tile_cut_off_by_loose_gaps_is_read_again_as_its_meld() -> No
     sideways at the left, pushed loosely against the other two (0.4 tile widths apart:
     more than the first reading's gap). Cut off alone, the sideways tile is no meld and
     counts as upright, and all 14 tiles make a concealed hand with nothing set apart; the
-    uprighted tile leaves that in doubt, so the layout is read again, and the reading that takes looser gaps for
-    touching gives the meld `[789s,1]` with the winning tile set apart and no warning."""
+    uprighted tile leaves that in doubt, so the layout is read again, and the reading
+    that takes looser gaps for touching gives the meld `[789s,1]` with the winning tile
+    set apart and no warning."""
     hand = row(["1m", "2m", "3m", "4p", "5p", "6p", "2s", "3s", "4s", "E", GAP, "E", GAP], y=300)
     meld = row(["7s/", "8s", "9s"], y=300, x0=hand[-1][1][2] + 1.3 * W)
     meld[1:] = [(c, (x1 + 0.4 * W, y1, x2 + 0.4 * W, y2)) for c, (x1, y1, x2, y2) in meld[1:]]
