@@ -183,6 +183,17 @@ def render_table(
     return img, surface
 
 
+def in_front(cam: Camera, world: np.ndarray) -> np.ndarray | None:
+    """Pixels of `world` points, or None when one lies behind the camera.
+
+    The visible table's bounding box can reach behind a camera held low and
+    close, and a long object placed there would project to pixels no drawing
+    call can take.
+    """
+    depth = (world - cam.pos) @ cam.rot[2]
+    return cam.project(world) if np.all(depth > 0.1) else None
+
+
 def draw_clutter(
     img: np.ndarray, rng: np.random.Generator, cam: Camera, keep_out: tuple[float, float, float, float],
 ) -> None:
@@ -210,13 +221,15 @@ def draw_clutter(
             t = np.linspace(0, 2 * np.pi, 24, endpoint=False)
             corners = np.column_stack([np.cos(t), np.sin(t)]) * w / 2
         world = np.column_stack([corners @ rot.T + (cx, cy), np.zeros(len(corners))])
-        poly = np.round(cam.project(world) * 16).astype(np.int32)
+        px = in_front(cam, world)
         colour = {
             "paper": rng.uniform(215, 250, 3), "phone": rng.uniform(10, 40, 3),
             "coin": rng.uniform(90, 190) * np.array([0.6, 0.8, 1.0]),
             "chip": rng.uniform(30, 230, 3), "bar": rng.uniform(30, 200) * np.array([0.6, 0.8, 1.0]),
         }[kind]
-        cv2.fillPoly(img, [poly], colour.tolist(), cv2.LINE_AA, 4)
+        if px is None:
+            continue
+        cv2.fillPoly(img, [np.round(px * 16).astype(np.int32)], colour.tolist(), cv2.LINE_AA, 4)
         if kind == "paper":  # ruled score sheet lines
             for k in range(1, 12):
                 yy = -d / 2 + d * k / 12

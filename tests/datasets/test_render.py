@@ -146,3 +146,40 @@ def test_contact_sheet_draws_the_rendered_set(tmp_path) -> None:
     assert contact_sheet.main([str(tmp_path / "set"), "--out", str(tmp_path / "s.jpg")]) == 0
     assert (tmp_path / "s.jpg").stat().st_size > 1000
     assert contact_sheet.main([str(tmp_path / "empty"), "--out", str(tmp_path / "e.jpg")]) == 1
+
+
+def test_points_behind_the_camera_are_not_projected() -> None:
+    from datasets.scene.geometry import Camera
+    from datasets.scene.table import in_front
+
+    cam = Camera.look_at(np.zeros(3), 30.0, 0.0, 0.0, 10.0, 400.0, 800, 600)
+    ahead = np.array([[0.0, 0.0, 0.0], [1.0, 2.0, 0.0]])
+    np.testing.assert_allclose(in_front(cam, ahead), cam.project(ahead))
+    behind = np.vstack([ahead, cam.pos + (cam.pos - ahead[0])])  # the camera between
+    assert in_front(cam, behind) is None
+
+
+def test_clutter_near_a_low_camera_is_drawn_with_pixels_opencv_takes(monkeypatch) -> None:
+    """A scene crashed the renderer: a score sheet placed partly behind a camera held low
+    and close projected to coordinates past OpenCV's 32-bit range. Every clutter drawing
+    call must get coordinates it can take (fillPoly's are in 1/16 pixels)."""
+    from datasets.scene import table
+    from datasets.scene.geometry import Camera
+
+    rot = np.array([[0.97061, 0.23616, 0.04622], [0.16479, -0.51230, -0.84285],
+                    [-0.17537, 0.82570, -0.53616]])  # fmt: skip
+    cam = Camera(430.7, 400.0, 300.0, rot, np.array([11.64, -9.90, 6.74]), 800, 600)
+    largest = [0.0]
+
+    def fill(img, polys, *a):
+        largest[0] = max(largest[0], max(float(np.abs(p).max()) for p in polys))
+
+    def line(img, p, q, *a):
+        largest[0] = max(largest[0], float(np.abs(np.array([p, q])).max()) * 16)
+
+    monkeypatch.setattr(table.cv2, "fillPoly", fill)
+    monkeypatch.setattr(table.cv2, "line", line)
+    for seed in range(400):
+        img = np.zeros((600, 800, 3), np.uint8)
+        table.draw_clutter(img, np.random.default_rng(seed), cam, (-1.7, -2.0, 20.5, 3.0))
+    assert 0 < largest[0] < 2**31 - 1
