@@ -28,6 +28,7 @@ from datasets.cmdv4 import Sample, load_split
 from datasets.detector_crops import detector_crops, render_samples, row_view_crops
 from datasets.label_check import usable
 from datasets.loader import fork_safe, stream
+from datasets.onnx_init import freeze_norms, load_folded
 from datasets.render import read_yolo
 from datasets.train_detector import set_lr
 from datasets.views import crop_warp, warp_crop
@@ -69,37 +70,12 @@ class CropNet(nn.Module):
 
 
 def load_onnx_weights(model: CropNet, path: Path) -> None:
-    """Start from an exported classifier: its convolutions carry their batch norms
-    folded in, so each norm is made the identity plus the folded bias and frozen
-    (`freeze_norms`); fine-tuning then starts from exactly the exported function."""
-    import onnx
-    from onnx import numpy_helper
-
-    graph = onnx.load(str(path)).graph
-    init = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
-    convs = [n for n in graph.node if n.op_type == "Conv"]
-    blocks = [m for m in model.features if isinstance(m, nn.Sequential)]
-    if len(convs) != len(blocks):
-        raise ValueError(f"{path}: {len(convs)} convolutions, the network has {len(blocks)}")
+    """Start from an exported classifier (`datasets.onnx_init`): exactly its function,
+    norms folded into the convolutions and frozen by `freeze_norms`."""
+    init = load_folded(model, path, torch.zeros(1, 3, INPUT, INPUT))
     with torch.no_grad():
-        for node, (conv, bn, _relu) in zip(convs, blocks, strict=True):
-            weight, bias = init[node.input[1]], init[node.input[2]]
-            if tuple(weight.shape) != tuple(conv.weight.shape):
-                raise ValueError(f"{path}: width differs from --width ({weight.shape})")
-            conv.weight.copy_(torch.tensor(weight))
-            bn.weight.fill_(1.0)
-            bn.bias.copy_(torch.tensor(bias))
-            bn.running_mean.zero_()
-            bn.running_var.fill_(1.0 - bn.eps)
         model.fc.weight.copy_(torch.tensor(init["fc.weight"]))
         model.fc.bias.copy_(torch.tensor(init["fc.bias"]))
-
-
-def freeze_norms(model: nn.Module) -> None:
-    """Keep batch norms on their stored statistics while the rest trains."""
-    for m in model.modules():
-        if isinstance(m, nn.BatchNorm2d):
-            m.eval()
 
 
 def store_crop(img: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:

@@ -24,6 +24,7 @@ from datasets.augment import photometric
 from datasets.cmdv4 import Sample, load_split
 from datasets.label_check import box_iou, usable
 from datasets.loader import stream
+from datasets.onnx_init import freeze_norms, load_folded
 from datasets.render import read_yolo
 from datasets.views import CROP, make_targets, random_view
 from vision.detect import MEAN, STD
@@ -149,6 +150,7 @@ def evaluate(model: nn.Module, samples: list[Sample], imgs: list[np.ndarray]) ->
     """Detector precision/recall at IoU 0.5 using the same decoding as run time."""
     from vision.detect import decode, prepare
 
+    frozen = [m for m in model.modules() if isinstance(m, nn.BatchNorm2d) and not m.training]
     model.eval()
     device = next(model.parameters()).device
     tp = fp = n_gt = 0
@@ -171,6 +173,8 @@ def evaluate(model: nn.Module, samples: list[Sample], imgs: list[np.ndarray]) ->
                 else:
                     fp += 1
     model.train()
+    for m in frozen:  # norms frozen for a fine-tune stay frozen
+        m.eval()
     return {"precision": tp / max(tp + fp, 1), "recall": tp / max(n_gt, 1)}
 
 
@@ -244,7 +248,10 @@ def train(args: argparse.Namespace) -> None:
     device = torch.device(args.device)
     batches = stream(make, args.workers, args.seed, pin=device.type == "cuda")
     model = TileNet()
-    if args.init:  # continue from an earlier run
+    if args.init and args.init.endswith(".onnx"):  # fine-tune the shipped detector
+        load_folded(model, Path(args.init), torch.zeros(1, 3, 64, 64))
+        freeze_norms(model)
+    elif args.init:  # continue from an earlier run
         model.load_state_dict(torch.load(args.init, map_location="cpu"))
     model = model.to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
@@ -325,7 +332,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--render", default=None, help="rendered scenes dir with images/ and labels/")
     p.add_argument("--render-images", type=int, default=1000)
     p.add_argument("--render-share", type=float, default=0.3)
-    p.add_argument("--init", default=None, help="start from this state_dict (.pt)")
+    p.add_argument(
+        "--init", default=None, help="start from this state_dict (.pt) or exported detector (.onnx)",
+    )
     p.add_argument(
         "--limit", type=int, default=0, help="use only the first N train images (smoke test)"
     )

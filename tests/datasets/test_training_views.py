@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -143,3 +144,44 @@ def test_a_shipped_classifier_fine_tunes_from_exactly_its_exported_function(tmp_
 
     with pytest.raises(ValueError, match="width"):
         load_onnx_weights(CropNet(WIDTHS["wide"]), path)
+
+
+def test_the_shipped_detector_fine_tunes_from_exactly_its_exported_function(
+    tmp_path: Path,
+) -> None:
+    """`train_detector --init detector.onnx` starts from the exported function, and its
+    progress check leaves the folded norms frozen."""
+    torch = pytest.importorskip("torch", reason="torch is a training extra")
+    pytest.importorskip("onnx", reason="onnx is a training extra")
+    import onnxruntime as ort
+
+    from datasets.onnx_init import freeze_norms, load_folded
+    from datasets.train_detector import TileNet, evaluate, export_onnx
+
+    torch.manual_seed(0)
+    trained = TileNet()
+    for m in trained.modules():
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.running_mean.uniform_(-0.5, 0.5)
+            m.running_var.uniform_(0.5, 2.0)
+            m.bias.data.uniform_(-0.2, 0.2)
+    path = tmp_path / "detector.onnx"
+    export_onnx(trained, path)
+    x = np.random.default_rng(1).normal(size=(1, 3, 96, 128)).astype(np.float32)
+    want = ort.InferenceSession(str(path)).run(None, {"image": x})[0]
+
+    model = TileNet()
+    load_folded(model, path, torch.zeros(1, 3, 64, 64))
+    model.eval()
+    np.testing.assert_allclose(model(torch.from_numpy(x)).detach().numpy(), want, atol=1e-4)
+
+    model.train()
+    freeze_norms(model)
+    photo = tmp_path / "table.jpg"
+    cv2.imwrite(str(photo), np.full((120, 160, 3), 90, np.uint8))
+    evaluate(model, [Sample(photo, [(0.1, 0.1, 0.3, 0.4)], ["1m"])], [cv2.imread(str(photo))])
+    norms = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    assert model.training and not any(m.training for m in norms)
+
+    with pytest.raises(ValueError, match="convolutions"):  # not the network it was exported from
+        load_folded(torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3)), path, torch.zeros(1, 3, 8, 8))
