@@ -9,6 +9,8 @@ exactly the exported function.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -36,11 +38,8 @@ def _conv_order(model: nn.Module, example: torch.Tensor) -> list[nn.Conv2d]:
         for m in model.modules()
         if isinstance(m, nn.Conv2d)
     ]
-    was_training = model.training
-    model.eval()
-    with torch.no_grad():
+    with evaluating(model), torch.no_grad():
         model(example)
-    model.train(was_training)
     for h in hooks:
         h.remove()
     return order
@@ -86,4 +85,19 @@ def freeze_norms(model: nn.Module) -> None:
     """Keep batch norms on their stored statistics while the rest trains."""
     for m in model.modules():
         if isinstance(m, nn.BatchNorm2d):
+            m.eval()
+
+
+@contextmanager
+def evaluating(model: nn.Module) -> Iterator[None]:
+    """Evaluation mode for a check during training; afterwards the mode it had, with the
+    norms a fine-tune froze still frozen."""
+    frozen = [m for m in model.modules() if isinstance(m, nn.BatchNorm2d) and not m.training]
+    was_training = model.training
+    model.eval()
+    try:
+        yield
+    finally:
+        model.train(was_training)
+        for m in frozen:
             m.eval()

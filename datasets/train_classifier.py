@@ -28,7 +28,7 @@ from datasets.cmdv4 import Sample, load_split
 from datasets.detector_crops import detector_crops, render_samples, row_view_crops
 from datasets.label_check import usable
 from datasets.loader import fork_safe, stream
-from datasets.onnx_init import freeze_norms, load_folded
+from datasets.onnx_init import evaluating, freeze_norms, load_folded
 from datasets.render import read_yolo
 from datasets.train_detector import set_lr
 from datasets.views import crop_warp, warp_crop
@@ -211,11 +211,9 @@ def evaluate(
     model: nn.Module, crops: np.ndarray, labels: np.ndarray, sizes: np.ndarray
 ) -> dict[str, float]:
     """Top-1 accuracy on plain views (with the run-time 180-degree test-time average)."""
-    frozen = [m for m in model.modules() if isinstance(m, nn.BatchNorm2d) and not m.training]
-    model.eval()
     device = next(model.parameters()).device
     preds = []
-    with torch.no_grad():
+    with evaluating(model), torch.no_grad():
         for i in range(0, len(crops), 256):
             v = np.stack(
                 [
@@ -226,9 +224,6 @@ def evaluate(
             x = torch.from_numpy(to_input(v)).to(device)
             p = F.softmax(model(x), 1) + F.softmax(model(torch.flip(x, dims=(2, 3))), 1)
             preds.append(p.argmax(1).cpu().numpy())
-    model.train()
-    for m in frozen:  # norms frozen for a fine-tune stay frozen
-        m.eval()
     pred = np.concatenate(preds)
     flowers = (labels >= 34) & (labels < 42)
     return {

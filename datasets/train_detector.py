@@ -24,7 +24,7 @@ from datasets.augment import photometric
 from datasets.cmdv4 import Sample, load_split
 from datasets.label_check import box_iou, usable
 from datasets.loader import stream
-from datasets.onnx_init import freeze_norms, load_folded
+from datasets.onnx_init import evaluating, freeze_norms, load_folded
 from datasets.render import read_yolo
 from datasets.views import CROP, make_targets, random_view
 from vision.detect import MEAN, STD
@@ -150,11 +150,9 @@ def evaluate(model: nn.Module, samples: list[Sample], imgs: list[np.ndarray]) ->
     """Detector precision/recall at IoU 0.5 using the same decoding as run time."""
     from vision.detect import decode, prepare
 
-    frozen = [m for m in model.modules() if isinstance(m, nn.BatchNorm2d) and not m.training]
-    model.eval()
     device = next(model.parameters()).device
     tp = fp = n_gt = 0
-    with torch.no_grad():
+    with evaluating(model), torch.no_grad():
         for s, img in zip(samples, imgs, strict=True):
             x, scale = prepare(img)
             out = model(torch.from_numpy(x).to(device)).cpu().numpy()
@@ -172,9 +170,6 @@ def evaluate(model: nn.Module, samples: list[Sample], imgs: list[np.ndarray]) ->
                     tp += 1
                 else:
                     fp += 1
-    model.train()
-    for m in frozen:  # norms frozen for a fine-tune stay frozen
-        m.eval()
     return {"precision": tp / max(tp + fp, 1), "recall": tp / max(n_gt, 1)}
 
 
@@ -333,8 +328,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--render-images", type=int, default=1000)
     p.add_argument("--render-share", type=float, default=0.3)
     p.add_argument(
-        "--init", default=None, help="start from this state_dict (.pt) or exported detector (.onnx)",
-    )
+        "--init", default=None,
+        help="start from this state_dict (.pt) or exported detector (.onnx)",
+    )  # fmt: skip
     p.add_argument(
         "--limit", type=int, default=0, help="use only the first N train images (smoke test)"
     )
