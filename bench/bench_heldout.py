@@ -15,13 +15,14 @@ the found tile's true class (the classifier's share); both read the photo
 as it lies, without `vision.turn`'s second look, and take no faint
 backs (`vision.faint`). With true boxes it
 also prints how many face-up tiles the classifier names right, by style
-and by how far the rows lie off the photo's axes. `--box-crops-only`
+and by how far the rows lie off the photo's axes, and with `--confusions K`
+each style's K commonest misnamings. `--box-crops-only`
 has the classifier and the orienter read each tile from its box crop
 alone, without the crop turned square to its row (`vision.classify.row_crops`),
 to measure what that adds.
 
     PYTHONPATH=. python bench/bench_heldout.py DIR [--limit N] [--oracle | --true boxes|classes]
-        [--box-crops-only] [--show K]
+        [--box-crops-only] [--show K] [--confusions K]
 """
 
 from __future__ import annotations
@@ -155,20 +156,29 @@ def face_top(corners: list) -> np.ndarray:
     return (tl + tr - bl - br) / 2
 
 
-def named_right(reads: list[TileRead], meta: dict[str, Any]) -> tuple[int, int]:
+def named_right(
+    reads: list[TileRead], meta: dict[str, Any], named: Counter[tuple] | None = None
+) -> tuple[int, int]:
     """(right, total) face-up tiles the classifier names as their true class, the reads
-    being on the scene's own boxes in its order."""
+    being on the scene's own boxes in its order; `named` counts each face-up tile as
+    (style, true tile, tile read)."""
     pairs = [(r, t) for r, t in zip(reads, meta["tiles"], strict=True) if not t["face_down"]]
+    if named is not None:
+        named.update((meta["style"], t["code"], r.chosen) for r, t in pairs)
     return sum(r.chosen == t["code"] for r, t in pairs), len(pairs)
 
 
 def half_oracle(
-    meta: dict[str, Any], image_path: Path, true: str, tiles: Counter[str] | None = None
+    meta: dict[str, Any],
+    image_path: Path,
+    true: str,
+    tiles: Counter[str] | None = None,
+    named: Counter[tuple] | None = None,
 ) -> dict[str, Any]:
     """The pipeline with one model replaced by the labels: 'boxes' (true boxes, the
     models name them; `tiles` then counts the face-up tiles named right, by style and
-    row tilt) or 'classes' (the detector's boxes, each named as the tile it covers
-    most)."""
+    row tilt, and `named` how each was named, as `named_right`) or 'classes' (the detector's
+    boxes, each named as the tile it covers most)."""
     from vision.detect import unstretch
     from vision.pipeline import models
 
@@ -179,7 +189,7 @@ def half_oracle(
         detections = [r.detection for r in truth]
         reads = classifier(image, detections)
         if tiles is not None:
-            right, total = named_right(reads, meta)
+            right, total = named_right(reads, meta, named)
             rows = "straight" if row_tilt(meta) < STRAIGHT else "turned"
             for key in (meta["style"], f"rows {rows}", "all"):
                 tiles[key + " right"] += right
@@ -199,6 +209,24 @@ def half_oracle(
     return result_json(reads, layout, decoded, image_path.stem, (meta["width"], meta["height"]))
 
 
+def print_confusions(named: Counter[tuple], top: int) -> None:
+    """Each style's commonest misnamings (`named`: (style, true tile, tile read) -> count),
+    as 'true -> read: count / face-up tiles of that kind': where the classifier fails on
+    a tile set tells what its training lacks."""
+    print("commonest misnamings (true -> read: count / face-up tiles of that kind):")
+    for style in sorted({s for s, _, _ in named}):
+        kinds: Counter[str] = Counter()
+        wrong: Counter[tuple] = Counter()
+        for (s, t, r), n in named.items():
+            if s == style:
+                kinds[t] += n
+                if r != t:
+                    wrong[t, r] += n
+        print(f"  {style}: {sum(wrong.values())}/{sum(kinds.values())} misnamed")
+        for (t, r), n in wrong.most_common(top):
+            print(f"    {t} -> {r}: {n}/{kinds[t]}")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -216,6 +244,12 @@ def main(argv: list[str] | None = None) -> int:
         "(no crop turned square to its row)",
     )
     p.add_argument("--show", type=int, default=0, help="list this many failed scenes")
+    p.add_argument(
+        "--confusions",
+        type=int,
+        default=0,
+        help="with --true boxes: list each style's this many commonest misnamings",
+    )
     args = p.parse_args(argv)
     if args.box_crops_only:
         from vision.pipeline import models
@@ -233,6 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     by_style: dict[str, list[int]] = {}
     by_warning: Counter[str] = Counter()
     tiles: Counter[str] = Counter()
+    named: Counter[tuple] = Counter()
     failed: list[str] = []
     start = time.perf_counter()
     for m in metas:
@@ -241,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
             out = oracle_result(meta, m.stem)
         elif args.true:
             image = args.folder / "images" / (m.stem + ".jpg")
-            out = half_oracle(meta, image, args.true, tiles)
+            out = half_oracle(meta, image, args.true, tiles, named)
         else:
             image = args.folder / "images" / (m.stem + ".jpg")
             out = recognize(image.read_bytes(), image.name)
@@ -287,6 +322,8 @@ def main(argv: list[str] | None = None) -> int:
         for key in sorted(k for k in tiles if not k.endswith(" right")):
             right, total = tiles[key + " right"], tiles[key]
             print(f"  {key}: {right}/{total} = {right / total:.3f}")
+    if args.confusions and named:
+        print_confusions(named, args.confusions)
     if by_warning:
         print("warnings among failed scenes:")
         for warning, count in by_warning.most_common(15):
