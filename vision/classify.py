@@ -152,15 +152,20 @@ def row_crops(
     detections: list[Detection],
     size: float = ROW_CROP,
     only: np.ndarray | None = None,
+    lying: bool = False,
 ) -> np.ndarray:
     """`turned_cut` of every detected tile (or of those indexed by `only`), its rectangle
-    judged from its row (`tile_rects`) and cut `size` times as large.
+    judged from its row (`tile_rects`) and cut `size` times as large; with `lying`, the
+    rectangle of a tile lying sideways there (its length along the row), which
+    `turned_cut` turns a quarter as `cut` turns a wide box.
 
     The part of the photo the tiles lie in is shrunk once, by area averaging,
     to about the crops' scale, rather than once around every tile.
     """
     boxes = np.array([d.box for d in detections], dtype=float)
     angle, along, across = tile_rects(boxes)  # from all the tiles: rows need them
+    if lying:
+        along, across = across, along
     along, across = along * size, across * size
     centers = (boxes[:, :2] + boxes[:, 2:]) / 2
     if only is not None:

@@ -13,9 +13,13 @@ unsure which way it points. The tile is also read from its rectangle turned
 square to its row (`vision.classify.row_crops`, the classifier's second
 view); where that face points surely across the row, as an upright tile's
 does, its direction is taken. A sideways tile's face in that crop reads
-poorly (the crop is cut for an upright tile), so the box crop still speaks
-for faces pointing along the row. Run time needs only onnxruntime, opencv
-and numpy.
+poorly (the crop is cut for an upright tile), so each tile is read a third
+time from the rectangle a tile lying sideways would fill there, turned
+square to the row: where that face points surely along the row, as a
+sideways tile's does, and the upright view did not keep the tile upright,
+that direction is taken, unless that view finds more tiles sideways than a
+hand can have. Elsewhere the box crop speaks. Run time needs only
+onnxruntime, opencv and numpy.
 """
 
 from __future__ import annotations
@@ -35,6 +39,15 @@ CLASSES = ("up", "right", "down", "left")
 # unit direction of each class in crop coordinates (x right, y down)
 DIRS = np.array([(0.0, -1.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0)], np.float64)
 CROP = 64  # side of the crop `cut` makes
+#: how surely the face in a tile's sideways rectangle must point along the row (along
+#: minus across, confidence-weighted) for that view to speak. Training-style hands read
+#: on their true boxes: 0.6 fixed 2 of 200 and broke none, 0.3 fixed 2 and broke 2
+FACE_ALONG_VIEW = 0.6
+#: the most tiles that view may take for sideways in one photo: a hand has at most four
+#: claimed melds, one tile of each lying sideways. More means the rows were judged
+#: along the tiles' length (a grid of loose tiles, cmd-v4 valid's hand_008), and the
+#: view is not heard at all
+MOST_LYING = 4
 
 
 def _boxes(boxes: np.ndarray | list) -> np.ndarray:
@@ -166,17 +179,29 @@ class Orienter:
         boxes = np.array([d.box for d in detections], np.float64)
         if not self.row_view:
             return crop_to_image(expected_direction(self.probs(crops)), boxes).astype(np.float32)
+        n = len(crops)
         turned = row_crops(image, detections)
-        probs = self.probs(np.concatenate([crops, turned]))  # one pass for both views
-        vec = crop_to_image(expected_direction(probs[: len(crops)]), boxes)
+        lying = row_crops(image, detections, lying=True)
+        probs = self.probs(np.concatenate([crops, turned, lying]))  # one pass for all views
+        vec = crop_to_image(expected_direction(probs[:n]), boxes)
         angle, along, across = tile_rects(boxes)
         # the turned crop's x runs along the row, its y across it (never turned a quarter:
         # a tile's rectangle is longer across its row than along it)
-        turned_dir = expected_direction(probs[len(crops) :])
+        turned_dir = expected_direction(probs[n : 2 * n])
         in_row = _keep_length(turned_dir * np.stack([along, across], axis=1), turned_dir)
+        # the lying crop was turned a quarter (np.rot90(crop, 1) sends (dx, dy) to
+        # (dy, -dx)); turned back, its x runs along the row over a tile's length
+        lying_dir = expected_direction(probs[2 * n :])
+        back = np.stack([-lying_dir[:, 1], lying_dir[:, 0]], axis=1)
+        on_side = _keep_length(back * np.stack([across, along], axis=1), back)
         # as surely across as keeps a tile upright in `rows.mark_sideways`
-        sure = np.abs(in_row[:, 0]) - np.abs(in_row[:, 1]) < -FACE_ACROSS_SURE
+        upright = np.abs(in_row[:, 0]) - np.abs(in_row[:, 1]) < -FACE_ACROSS_SURE
         c, s = np.cos(angle), np.sin(angle)
         to_photo = np.array([[c, -s], [s, c]])  # row (along, across) -> photo (x, y)
-        vec[sure] = in_row[sure] @ to_photo.T
+        vec[upright] = in_row[upright] @ to_photo.T
+        seen = vec @ to_photo  # every direction so far, in the row's (along, across)
+        kept = np.abs(seen[:, 0]) - np.abs(seen[:, 1]) < -FACE_ACROSS_SURE
+        sideways = (np.abs(on_side[:, 0]) - np.abs(on_side[:, 1]) > FACE_ALONG_VIEW) & ~kept
+        if sideways.sum() <= MOST_LYING:
+            vec[sideways] = on_side[sideways] @ to_photo.T
         return vec.astype(np.float32)

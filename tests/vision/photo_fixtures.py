@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import cv2
 import numpy as np
 
@@ -14,20 +16,29 @@ def tilted_row(
     width: float = 40.0,
     gap: float = 0.0,
     size: tuple[int, int] = (500, 400),
+    sideways: Collection[int] = (),
 ) -> tuple[np.ndarray, list]:
     """A photo (`size` wide and high) of `n` upright tiles `gap` apart in a row running at
     `angle` (radians) through its centre: white faces with a red band at the top of each
-    face, on grey; and the tiles' boxes."""
+    face, on grey; and the tiles' boxes. The tiles numbered in `sideways` lie across the
+    row, as a claimed tile does, their face tops pointing back along the row."""
     img = np.full((size[1], size[0], 3), 128, np.uint8)
     along = np.array([np.cos(angle), np.sin(angle)])
     across = np.array([-np.sin(angle), np.cos(angle)])  # towards the player
     length = width * TILE_ASPECT
+    spans = [length if k in sideways else width for k in range(n)]
+    start = -(sum(spans) + gap * (n - 1)) / 2
     boxes = []
-    for k in range(n):
-        c = np.array(size, float) / 2 + (k - (n - 1) / 2) * (width + gap) * along
-        a, b = along * width / 2, across * length / 2
-        face = np.array([c - a - b, c + a - b, c + a + b, c - a + b])
-        band = np.array([c - a - b, c + a - b, c + a - b / 2, c - a - b / 2])
+    for k, span in enumerate(spans):
+        c = np.array(size, float) / 2 + (start + sum(spans[:k]) + gap * k + span / 2) * along
+        if k in sideways:  # the face top (the band) points back along the row
+            a, b = along * length / 2, across * width / 2
+            face = np.array([c - a - b, c + a - b, c + a + b, c - a + b])
+            band = np.array([c - a - b, c - a / 2 - b, c - a / 2 + b, c - a + b])
+        else:
+            a, b = along * width / 2, across * length / 2
+            face = np.array([c - a - b, c + a - b, c + a + b, c - a + b])
+            band = np.array([c - a - b, c + a - b, c + a - b / 2, c - a - b / 2])
         cv2.fillConvexPoly(img, np.round(face).astype(np.int32), (255, 255, 255))
         cv2.fillConvexPoly(img, np.round(band).astype(np.int32), (0, 0, 255))
         boxes.append((*face.min(axis=0), *face.max(axis=0)))

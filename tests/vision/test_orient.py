@@ -12,6 +12,7 @@ import pytest
 
 from scorer.tiles import CODES
 from tests.vision.photo_fixtures import tilted_row
+from vision import orient
 from vision.classify import cut
 from vision.orient import (
     DEFAULT_MODEL,
@@ -163,6 +164,58 @@ def test_a_face_not_sure_across_keeps_the_box_reading(monkeypatch) -> None:
     both = orienter(img, dets)
     orienter.row_view = False
     assert np.allclose(both, orienter(img, dets))
+
+
+def _towards_a_square_red_band(crops: np.ndarray) -> np.ndarray:
+    """Stand-in model: sure the face top points to the side of the crop where its red band
+    lies, when the band runs square to the crop (some row or column mostly red); no idea
+    (all four classes alike) otherwise."""
+    out = np.full((len(crops), 4), 0.25, np.float32)
+    for k, c in enumerate(crops):
+        red = (c[..., 2] > 200) & (c[..., 0] < 60)
+        if max(red.mean(axis=1).max(), red.mean(axis=0).max()) > 0.7:
+            ys, xs = np.nonzero(red)
+            out[k] = 0.0
+            out[k, nearest_class([(xs.mean() - 31.5, ys.mean() - 31.5)])[0]] = 1.0
+    return out
+
+
+@needs_model
+def test_a_sideways_face_is_read_from_the_rectangle_it_fills(monkeypatch) -> None:
+    """A claimed tile lies across its row, its face top pointing along the row. Neither
+    its box (askew on a row at 30 degrees) nor the rectangle cut for an upright tile
+    shows that face square; the rectangle a sideways tile fills there, turned square to
+    the row, does, and its direction along the row is taken. The upright tiles beside it
+    keep pointing away from the player."""
+    angle = np.radians(30)
+    img, boxes = tilted_row(angle, n=4, sideways={2})
+    dets = [Detection(b, 0.9) for b in boxes]
+    orienter = Orienter()
+    monkeypatch.setattr(orienter, "probs", _towards_a_square_red_band)
+    back_along = -np.array([np.cos(angle), np.sin(angle)])
+    away = np.array([np.sin(angle), -np.cos(angle)])
+    got = orienter(img, dets)
+    assert got[2] @ back_along > 0.9
+    assert (got[[0, 1, 3]] @ away > 0.9).all()
+    orienter.row_view = False
+    assert orienter(img, dets)[2] @ back_along < 0.6  # the box crop alone does not say so
+
+
+@needs_model
+def test_more_tiles_lying_sideways_than_a_hand_holds_are_not_believed(monkeypatch) -> None:
+    """A hand has at most four claimed melds, one tile of each sideways. When the
+    sideways view finds more, the row was judged along the tiles' length (a grid of loose
+    tiles), so that view is not heard and the tiles read as without it."""
+    img, boxes = tilted_row(np.radians(30), n=6, sideways=range(6), size=(700, 500))
+    dets = [Detection(b, 0.9) for b in boxes]
+    orienter = Orienter()
+    monkeypatch.setattr(orienter, "probs", _towards_a_square_red_band)
+    got = orienter(img, dets)
+    monkeypatch.setattr(orient, "FACE_ALONG_VIEW", 9.0)  # the sideways view never sure
+    assert np.allclose(got, orienter(img, dets))
+    monkeypatch.setattr(orient, "FACE_ALONG_VIEW", 0.6)
+    monkeypatch.setattr(orient, "MOST_LYING", 6)
+    assert not np.allclose(got, orienter(img, dets))  # heard, the view would change them
 
 
 def _turn(img: np.ndarray, boxes: np.ndarray, ups: np.ndarray, k: int):
