@@ -153,17 +153,20 @@ def row_crops(
     size: float = ROW_CROP,
     only: np.ndarray | None = None,
     lying: bool = False,
+    rects: tuple[float, np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
     """`turned_cut` of every detected tile (or of those indexed by `only`), its rectangle
-    judged from its row (`tile_rects`) and cut `size` times as large; with `lying`, the
-    rectangle of a tile lying sideways there (its length along the row), which
-    `turned_cut` turns a quarter as `cut` turns a wide box.
+    judged from its row (`tile_rects`, or `rects` where the caller has them) and cut
+    `size` times as large; with `lying`, the rectangle of a tile lying sideways there
+    (its length along the row), which `turned_cut` turns a quarter as `cut` turns a
+    wide box.
 
     The part of the photo the tiles lie in is shrunk once, by area averaging,
     to about the crops' scale, rather than once around every tile.
     """
     boxes = np.array([d.box for d in detections], dtype=float)
-    angle, along, across = tile_rects(boxes)  # from all the tiles: rows need them
+    # from all the tiles: rows need them
+    angle, along, across = rects if rects is not None else tile_rects(boxes)
     if lying:
         along, across = across, along
     along, across = along * size, across * size

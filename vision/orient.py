@@ -180,11 +180,12 @@ class Orienter:
         if not self.row_view:
             return crop_to_image(expected_direction(self.probs(crops)), boxes).astype(np.float32)
         n = len(crops)
-        turned = row_crops(image, detections)
-        lying = row_crops(image, detections, lying=True)
+        rects = tile_rects(boxes)  # the rows, found once for both row views
+        turned = row_crops(image, detections, rects=rects)
+        lying = row_crops(image, detections, lying=True, rects=rects)
         probs = self.probs(np.concatenate([crops, turned, lying]))  # one pass for all views
         vec = crop_to_image(expected_direction(probs[:n]), boxes)
-        angle, along, across = tile_rects(boxes)
+        angle, along, across = rects
         # the turned crop's x runs along the row, its y across it (never turned a quarter:
         # a tile's rectangle is longer across its row than along it)
         turned_dir = expected_direction(probs[n : 2 * n])
