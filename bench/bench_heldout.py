@@ -16,13 +16,15 @@ as it lies, without `vision.turn`'s second look, and take no faint
 backs (`vision.faint`). With true boxes it
 also prints how many face-up tiles the classifier names right, by style
 and by how far the rows lie off the photo's axes, and with `--confusions K`
-each style's K commonest misnamings. `--box-crops-only`
+each style's K commonest misnamings; `--true-faces` then also gives each
+tile its true face-top direction in place of the orienter's (how much a
+better orienter could give at most). `--box-crops-only`
 has the classifier and the orienter read each tile from its box crop
 alone, without the crop turned square to its row (`vision.classify.row_crops`),
 to measure what that adds.
 
     PYTHONPATH=. python bench/bench_heldout.py DIR [--limit N] [--oracle | --true boxes|classes]
-        [--box-crops-only] [--show K] [--confusions K]
+        [--box-crops-only] [--show K] [--confusions K] [--true-faces]
 """
 
 from __future__ import annotations
@@ -174,11 +176,13 @@ def half_oracle(
     true: str,
     tiles: Counter[str] | None = None,
     named: Counter[tuple] | None = None,
+    true_faces: bool = False,
 ) -> dict[str, Any]:
     """The pipeline with one model replaced by the labels: 'boxes' (true boxes, the
     models name them; `tiles` then counts the face-up tiles named right, by style and
-    row tilt, and `named` how each was named, as `named_right`) or 'classes' (the detector's
-    boxes, each named as the tile it covers most)."""
+    row tilt, and `named` how each was named, as `named_right`; with `true_faces` each
+    tile's face-top direction is the label's, not the orienter's) or 'classes' (the
+    detector's boxes, each named as the tile it covers most)."""
     from vision.detect import unstretch
     from vision.pipeline import models
 
@@ -205,6 +209,9 @@ def half_oracle(
             ih = np.clip(np.minimum(b[3], gt[:, 3]) - np.maximum(b[1], gt[:, 1]), 0, None)
             reads.append(TileRead(d, truth[int(np.argmax(iw * ih))].probs.copy()))
     look_closer(image, reads, orienter, stacker)
+    if true_faces and true == "boxes":
+        for read, label in zip(reads, truth, strict=True):
+            read.up = label.up
     reads, layout, decoded = read_hand(reads)
     return result_json(reads, layout, decoded, image_path.stem, (meta["width"], meta["height"]))
 
@@ -250,7 +257,14 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         help="with --true boxes: list each style's this many commonest misnamings",
     )
+    p.add_argument(
+        "--true-faces",
+        action="store_true",
+        help="with --true boxes: the labels' face directions in place of the orienter's",
+    )
     args = p.parse_args(argv)
+    if args.true_faces and args.true != "boxes":
+        p.error("--true-faces goes with --true boxes")
     if args.box_crops_only:
         from vision.pipeline import models
 
@@ -276,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
             out = oracle_result(meta, m.stem)
         elif args.true:
             image = args.folder / "images" / (m.stem + ".jpg")
-            out = half_oracle(meta, image, args.true, tiles, named)
+            out = half_oracle(meta, image, args.true, tiles, named, args.true_faces)
         else:
             image = args.folder / "images" / (m.stem + ".jpg")
             out = recognize(image.read_bytes(), image.name)
@@ -301,6 +315,7 @@ def main(argv: list[str] | None = None) -> int:
     n = len(metas)
     given = " (oracle: labels in place of the models)" if args.oracle else ""
     given = f" (true {args.true} given to the models)" if args.true else given
+    given = " (true boxes and face directions given to the models)" if args.true_faces else given
     print(f"hand scenes: {n}{given}")
     print(f"whole hand exact: {exact}/{n} = {exact / n:.3f}")
     print(
