@@ -88,6 +88,18 @@ def image_to_crop(vectors: np.ndarray | list, boxes: np.ndarray | list) -> np.nd
     return _keep_length(s, v)
 
 
+def _unturn(v: np.ndarray) -> np.ndarray:
+    """Directions (N,2) in a crop turned a quarter by np.rot90(crop, 1), which sends
+    (dx, dy) to (dy, -dx), as they were before the turn."""
+    return np.stack([-v[:, 1], v[:, 0]], axis=1)
+
+
+def _along_minus_across(v: np.ndarray) -> np.ndarray:
+    """How surely each direction (N,2) in a row's (along, across) points along the row
+    rather than across it: -1..1, scaled by its length (the orienter's confidence)."""
+    return np.abs(v[:, 0]) - np.abs(v[:, 1])
+
+
 def crop_to_image(vectors: np.ndarray | list, boxes: np.ndarray | list) -> np.ndarray:
     """Directions in each box's crop (N,2) -> the same directions in the photo, lengths kept.
 
@@ -98,7 +110,7 @@ def crop_to_image(vectors: np.ndarray | list, boxes: np.ndarray | list) -> np.nd
     b = _boxes(boxes)
     s = v.copy()
     wide = _wide(b)
-    s[wide] = np.stack([-v[wide, 1], v[wide, 0]], axis=1)
+    s[wide] = _unturn(v[wide])
     s = s * _scale(b)
     return _keep_length(s, v)
 
@@ -190,19 +202,18 @@ class Orienter:
         # a tile's rectangle is longer across its row than along it)
         turned_dir = expected_direction(probs[n : 2 * n])
         in_row = _keep_length(turned_dir * np.stack([along, across], axis=1), turned_dir)
-        # the lying crop was turned a quarter (np.rot90(crop, 1) sends (dx, dy) to
-        # (dy, -dx)); turned back, its x runs along the row over a tile's length
-        lying_dir = expected_direction(probs[2 * n :])
-        back = np.stack([-lying_dir[:, 1], lying_dir[:, 0]], axis=1)
+        # the lying crop was turned a quarter; turned back, its x runs along the row over
+        # a tile's length
+        back = _unturn(expected_direction(probs[2 * n :]))
         on_side = _keep_length(back * np.stack([across, along], axis=1), back)
         # as surely across as keeps a tile upright in `rows.mark_sideways`
-        upright = np.abs(in_row[:, 0]) - np.abs(in_row[:, 1]) < -FACE_ACROSS_SURE
+        upright = _along_minus_across(in_row) < -FACE_ACROSS_SURE
         c, s = np.cos(angle), np.sin(angle)
         to_photo = np.array([[c, -s], [s, c]])  # row (along, across) -> photo (x, y)
         vec[upright] = in_row[upright] @ to_photo.T
         seen = vec @ to_photo  # every direction so far, in the row's (along, across)
-        kept = np.abs(seen[:, 0]) - np.abs(seen[:, 1]) < -FACE_ACROSS_SURE
-        sideways = (np.abs(on_side[:, 0]) - np.abs(on_side[:, 1]) > FACE_ALONG_VIEW) & ~kept
+        kept = _along_minus_across(seen) < -FACE_ACROSS_SURE
+        sideways = (_along_minus_across(on_side) > FACE_ALONG_VIEW) & ~kept
         if sideways.sum() <= MOST_LYING:
             vec[sideways] = on_side[sideways] @ to_photo.T
         return vec.astype(np.float32)

@@ -31,13 +31,12 @@ def tilted_row(
     boxes = []
     for k, span in enumerate(spans):
         c = np.array(size, float) / 2 + (start + sum(spans[:k]) + gap * k + span / 2) * along
-        if k in sideways:  # the face top (the band) points back along the row
-            a, b = along * length / 2, across * width / 2
-            face = np.array([c - a - b, c + a - b, c + a + b, c - a + b])
+        lies = k in sideways
+        a, b = along * span / 2, across * (width if lies else length) / 2
+        face = np.array([c - a - b, c + a - b, c + a + b, c - a + b])
+        if lies:  # the face top (the band) points back along the row
             band = np.array([c - a - b, c - a / 2 - b, c - a / 2 + b, c - a + b])
         else:
-            a, b = along * width / 2, across * length / 2
-            face = np.array([c - a - b, c + a - b, c + a + b, c - a + b])
             band = np.array([c - a - b, c + a - b, c + a - b / 2, c - a - b / 2])
         cv2.fillConvexPoly(img, np.round(face).astype(np.int32), (255, 255, 255))
         cv2.fillConvexPoly(img, np.round(band).astype(np.int32), (0, 0, 255))
