@@ -47,7 +47,11 @@ def main() -> int:
         for hand in waiting:
             winning_tiles(hand)
 
-    rows: dict[str, list[tuple[float, float]]] = {"score_cold": [], "score_warm": [], "waits_cold": []}
+    rows: dict[str, list[tuple[float, float]]] = {
+        "score_cold": [],
+        "score_warm": [],
+        "waits_cold": [],
+    }
     for _ in range(args.runs):
         forms.clear_caches()
         combos.best_combination.cache_clear()

@@ -67,11 +67,15 @@ def main() -> int:
         rank_ms = (time.perf_counter() - t0) * 1000
     record_ms.sort()
     print(f"recorded hands: {len(record_ms)}")
-    print(f"record_hand ms: median {statistics.median(record_ms):.2f}, "
-          f"p95 {record_ms[int(len(record_ms) * 0.95) - 1]:.2f}, max {record_ms[-1]:.2f}")
+    print(
+        f"record_hand ms: median {statistics.median(record_ms):.2f}, "
+        f"p95 {record_ms[int(len(record_ms) * 0.95) - 1]:.2f}, max {record_ms[-1]:.2f}"
+    )
     print(f"replay of a 16-hand game: {replay_ms:.3f} ms")
-    print(f"rankings over {len(ids)} games from the database ({len(standings)} players): "
-          f"{rank_ms:.1f} ms")
+    print(
+        f"rankings over {len(ids)} games from the database ({len(standings)} players): "
+        f"{rank_ms:.1f} ms"
+    )
     return 0
 
 

@@ -110,7 +110,9 @@ def read_right(out: dict[str, Any], meta: dict[str, Any]) -> tuple[bool, bool]:
     )
     marked = sum(m.get("needs_name", False) for m in out["melds"]) == n_hidden
     rest = _pieces(out.get("partial_hand"))
-    partial = flowers and marked and rest is not None and rest == _pieces(without_hidden_kongs(meta))
+    partial = (
+        flowers and marked and rest is not None and rest == _pieces(without_hidden_kongs(meta))
+    )
     return exact, partial
 
 
@@ -241,9 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("folder", type=Path)
     p.add_argument("--limit", type=int, default=0)
     p.add_argument("--oracle", action="store_true", help="labels in place of the models")
-    p.add_argument(
-        "--true", choices=("boxes", "classes"), help="labels in place of one model only"
-    )
+    p.add_argument("--true", choices=("boxes", "classes"), help="labels in place of one model only")
     p.add_argument(
         "--box-crops-only",
         action="store_true",

@@ -76,7 +76,9 @@ def main() -> None:
             result = "right" if out["hand"] == truth else "null" if out["hand"] is None else "wrong"
             outcome[result] += 1
             if result != "right":
-                misses.append(f"{sample.image_path.name.split('_jpg')[0]} {result}: {out['hand']} (labels {truth})")
+                misses.append(
+                    f"{sample.image_path.name.split('_jpg')[0]} {result}: {out['hand']} (labels {truth})"
+                )
         for box, code in zip(sample.boxes, sample.codes, strict=True):
             labelled += 1
             gt = (box[0] * w, box[1] * h, box[2] * w, box[3] * h)

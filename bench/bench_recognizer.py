@@ -37,7 +37,10 @@ from vision.pipeline import read_hand, read_tiles  # noqa: E402
 
 def match(pred_boxes, pred_codes, scores, gt_boxes, gt_codes, class_aware: bool) -> list[int]:
     """Greedy matching by score; returns for each prediction the matched gt index or -1."""
-    ious = iou(np.asarray(pred_boxes, np.float32).reshape(-1, 4), np.asarray(gt_boxes, np.float32).reshape(-1, 4))
+    ious = iou(
+        np.asarray(pred_boxes, np.float32).reshape(-1, 4),
+        np.asarray(gt_boxes, np.float32).reshape(-1, 4),
+    )
     used = np.zeros(len(gt_boxes), bool)
     result = [-1] * len(pred_boxes)
     for i in np.argsort(-np.asarray(scores, np.float32)):
@@ -116,7 +119,9 @@ def evaluate(
 
 def time_12mp(det: Detector, cls: Classifier, split: str, repeats: int) -> dict:
     """Seconds per 4000x3000 photo (detector + classifier), after one warm-up run."""
-    samples = [s for s in load_split(split) if s.image_path.name.startswith("hand_")] or load_split(split)
+    samples = [s for s in load_split(split) if s.image_path.name.startswith("hand_")] or load_split(
+        split
+    )
     img = cv2.imread(str(samples[0].image_path), cv2.IMREAD_COLOR)
     big = cv2.resize(img, (4000, 3000), interpolation=cv2.INTER_CUBIC)
     read_tiles(big, det, cls)
@@ -127,16 +132,27 @@ def time_12mp(det: Detector, cls: Classifier, split: str, repeats: int) -> dict:
         reads, _ = read_tiles(big, det, cls)
         times.append(time.perf_counter() - t)
         n = len(reads)
-    return {"seconds_per_12mp_mean": float(np.mean(times)), "seconds_per_12mp_max": float(np.max(times)), "tiles_in_timed_photo": n}
+    return {
+        "seconds_per_12mp_mean": float(np.mean(times)),
+        "seconds_per_12mp_max": float(np.max(times)),
+        "tiles_in_timed_photo": n,
+    }
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--split", default="valid", choices=("train", "valid"))
     p.add_argument("--detector", default=None, help="detector ONNX (default: bundled)")
     p.add_argument("--classifier", default=None, help="classifier ONNX (default: bundled)")
     p.add_argument("--repeats", type=int, default=5)
-    p.add_argument("--threshold", type=float, default=None, help="detector score threshold (default: Detector's)")
+    p.add_argument(
+        "--threshold",
+        type=float,
+        default=None,
+        help="detector score threshold (default: Detector's)",
+    )
     p.add_argument("--limit", type=int, default=0, help="only about N photos (quick look)")
     p.add_argument(
         "--decoded", action="store_true", help="tiles after layout and rule-aware decoding"
@@ -160,12 +176,20 @@ def main() -> None:
     if args.json:
         print(json.dumps(res))
         return
-    print(f"cmd-v4 {res['split']}: {res['images']} photos, {res['gt_tiles']} labelled tiles, {res['predicted']} predicted")
-    print(f"per-tile precision {res['precision']:.4f}  recall {res['recall']:.4f}  (IoU>=0.5, class match)")
+    print(
+        f"cmd-v4 {res['split']}: {res['images']} photos, {res['gt_tiles']} labelled tiles, {res['predicted']} predicted"
+    )
+    print(
+        f"per-tile precision {res['precision']:.4f}  recall {res['recall']:.4f}  (IoU>=0.5, class match)"
+    )
     print(f"flowers/seasons recall {res['flower_recall']:.4f} ({res['flower_gt']} tiles)")
-    print(f"detector-only precision {res['detector_precision']:.4f}  recall {res['detector_recall']:.4f}")
+    print(
+        f"detector-only precision {res['detector_precision']:.4f}  recall {res['detector_recall']:.4f}"
+    )
     print(f"hand_* photos read exactly: {res['hands_exact']} / {res['hands']}")
-    print(f"seconds per 12 MP photo: mean {res['seconds_per_12mp_mean']:.3f}  max {res['seconds_per_12mp_max']:.3f} ({res['tiles_in_timed_photo']} tiles)")
+    print(
+        f"seconds per 12 MP photo: mean {res['seconds_per_12mp_mean']:.3f}  max {res['seconds_per_12mp_max']:.3f} ({res['tiles_in_timed_photo']} tiles)"
+    )
     print("top confusions (true->read):", ", ".join(res["top_confusions"]) or "none")
 
 

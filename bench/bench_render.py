@@ -31,8 +31,12 @@ def main() -> int:
     ap.add_argument("--styles", default="train")
     ap.add_argument("--kind", default="mixed", choices=render.KINDS)
     ap.add_argument("--encode", action="store_true", help="include JPEG encoding in the timing")
-    ap.add_argument("--no-art-variation", dest="art_variation", action="store_false",
-                    help="faces exactly as the art has them (the renderer's flag)")
+    ap.add_argument(
+        "--no-art-variation",
+        dest="art_variation",
+        action="store_false",
+        help="faces exactly as the art has them (the renderer's flag)",
+    )
     args = ap.parse_args()
     cv2.setNumThreads(1)
     try:
@@ -47,14 +51,25 @@ def main() -> int:
     tiles = 0
     for i in range(args.count):
         rng = render.scene_rng(0, i)
-        scene = render.render_scene(rng, styles[int(rng.integers(len(styles)))], args.size, args.kind,
-                                    art_variation=args.art_variation)
+        scene = render.render_scene(
+            rng,
+            styles[int(rng.integers(len(styles)))],
+            args.size,
+            args.kind,
+            art_variation=args.art_variation,
+        )
         tiles += len(scene.meta["tiles"])
         if args.encode:
-            cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, scene.meta["jpeg_quality"]])
+            cv2.imencode(
+                ".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, scene.meta["jpeg_quality"]]
+            )
     cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-    print(f"{args.count} scenes ({tiles} tiles), size {args.size}, kind {args.kind}, styles {args.styles}")
-    print(f"cpu time:  {args.count / cpu:.2f} scenes/s per core ({1000 * cpu / args.count:.0f} ms/scene)")
+    print(
+        f"{args.count} scenes ({tiles} tiles), size {args.size}, kind {args.kind}, styles {args.styles}"
+    )
+    print(
+        f"cpu time:  {args.count / cpu:.2f} scenes/s per core ({1000 * cpu / args.count:.0f} ms/scene)"
+    )
     print(f"wall time: {args.count / wall:.2f} scenes/s ({1000 * wall / args.count:.0f} ms/scene)")
     return 0
 

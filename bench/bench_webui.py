@@ -42,7 +42,10 @@ def start_server(port: int) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "MCR_DB": "/tmp/bench_webui_games.sqlite3"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "scorer.cli", "serve", "--port", str(port)],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     deadline = time.time() + 30
     while time.time() < deadline:
@@ -81,7 +84,8 @@ def bench_score(base: str, clients: int, total: int) -> dict:
             if i is None:
                 return
             req = urllib.request.Request(
-                f"{base}/api/score", data=bodies[i % len(bodies)],
+                f"{base}/api/score",
+                data=bodies[i % len(bodies)],
                 headers={"Content-Type": "application/json"},
             )
             t0 = time.perf_counter()
@@ -136,9 +140,12 @@ def browser_load(base: str) -> dict | None:
             context = browser.new_context(viewport={"width": 768, "height": 1024})
             page = context.new_page()
             page.goto(f"{base}/", wait_until="load")
-            out.append(page.evaluate(
-                "() => { const n = performance.getEntriesByType('navigation')[0];"
-                " return [n.domContentLoadedEventEnd, n.loadEventEnd]; }"))
+            out.append(
+                page.evaluate(
+                    "() => { const n = performance.getEntriesByType('navigation')[0];"
+                    " return [n.domContentLoadedEventEnd, n.loadEventEnd]; }"
+                )
+            )
             context.close()
         browser.close()
     return {

@@ -210,7 +210,9 @@ def _sheet_faces(sheet: np.ndarray, columns: dict[str, int], inset: tuple[float,
     faces = {}
     for code_, col in columns.items():
         x0 = col * cw
-        crop = sheet[round(ti * h) : round((1 - bi) * h), round(x0 + li * cw) : round(x0 + (1 - ri) * cw)]
+        crop = sheet[
+            round(ti * h) : round((1 - bi) * h), round(x0 + li * cw) : round(x0 + (1 - ri) * cw)
+        ]
         faces[code_] = fit_face(crop)
     return faces
 
@@ -432,7 +434,9 @@ def extract_mj_tiles(downloads: Path, tmp: Path) -> dict[str, Face]:
     uris = dict(re.findall(r"'([^']+)': 'data:image/\w+;base64,([^']+)'", upright))
     faces = {}
     for code_, name in MJ_TILES_NAMES.items():
-        img = cv2.imdecode(np.frombuffer(base64.b64decode(uris[name]), np.uint8), cv2.IMREAD_UNCHANGED)
+        img = cv2.imdecode(
+            np.frombuffer(base64.b64decode(uris[name]), np.uint8), cv2.IMREAD_UNCHANGED
+        )
         faces[code_] = fit_tile(_composite(img, IVORY), 0.07, 0.05)
     return faces
 
@@ -448,9 +452,13 @@ def _extractors(downloads: Path) -> dict[str, tuple[str, Extractor]]:
     ex["gnome_postmodern"] = (f"GNOME {GNOME_DIR}/postmodern.svg", extract_gnome_postmodern)
     ex["xmj_real"] = (f"xmahjongg {XMJ_DIR}/real.gif", extract_xmj_real)
     ex["xmj_dorothy"] = (f"xmahjongg {XMJ_DIR}/dorothys.gif", extract_xmj_dorothy)
-    ex["xmj_gnome"] = (f"xmahjongg {XMJ_DIR}/gnome.gif", lambda t: extract_xmj_gnome("gnome.gif", XMJ_GNOME))
+    ex["xmj_gnome"] = (
+        f"xmahjongg {XMJ_DIR}/gnome.gif",
+        lambda t: extract_xmj_gnome("gnome.gif", XMJ_GNOME),
+    )
     ex["xmj_gnome2"] = (
-        f"xmahjongg {XMJ_DIR}/gnome2.gif", lambda t: extract_xmj_gnome("gnome2.gif", XMJ_GNOME2)
+        f"xmahjongg {XMJ_DIR}/gnome2.gif",
+        lambda t: extract_xmj_gnome("gnome2.gif", XMJ_GNOME2),
     )
     for name, path in FONTS.items():
         ex[name] = (f"font {path}", lambda t, p=path: extract_unicode(p, t))
@@ -531,7 +539,17 @@ def install(cache: Path = DEFAULT_CACHE, apt: bool = True) -> dict:
     downloads.mkdir(parents=True, exist_ok=True)
     if not glob.glob(str(downloads / "*.whl")) or len(glob.glob(str(downloads / "*.whl"))) < 2:
         subprocess.run(
-            [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "-d", str(downloads), *PIP_PACKAGES],
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "-q",
+                "--no-deps",
+                "-d",
+                str(downloads),
+                *PIP_PACKAGES,
+            ],
             check=True,
         )
     for url in NPM_TARBALLS:

@@ -38,7 +38,9 @@ def photometric(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0
     elif r < 0.35:
         h, w = out.shape[:2]
         f = rng.uniform(0.35, 0.7)
-        small = cv2.resize(out, (max(1, int(w * f)), max(1, int(h * f))), interpolation=cv2.INTER_AREA)
+        small = cv2.resize(
+            out, (max(1, int(w * f)), max(1, int(h * f))), interpolation=cv2.INTER_AREA
+        )
         out = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
     if rng.random() < 0.3:
         noise = rng.normal(0, rng.uniform(3, 12), size=out.shape).astype(np.float32)

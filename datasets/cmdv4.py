@@ -124,7 +124,9 @@ def with_fixes(samples: list[Sample], path: Path = VALID_FIXES) -> list[Sample]:
         codes = list(sample.codes)
         for k, (labelled, true) in fixes.get(sample.image_path.name, {}).items():
             if k >= len(codes) or codes[k] != labelled:
-                raise ValueError(f"{path.name}: box {k} of {sample.image_path.name} is not {labelled}")
+                raise ValueError(
+                    f"{path.name}: box {k} of {sample.image_path.name} is not {labelled}"
+                )
             codes[k] = true
         out.append(Sample(sample.image_path, list(sample.boxes), codes))
     return out

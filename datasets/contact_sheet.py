@@ -33,12 +33,28 @@ def annotate(img: np.ndarray, labels: list, caption: str = "") -> np.ndarray:
         col = COLOURS[cls % len(COLOURS)]
         cv2.rectangle(out, (x1, y1), (x2, y2), col, max(1, w // 640))
         name = CODES[cls] if 0 <= cls < len(CODES) else str(cls)
-        cv2.putText(out, name, (x1 + 1, max(10, y1 - 2)), cv2.FONT_HERSHEY_SIMPLEX, font_scale, col,
-                    max(1, w // 640), cv2.LINE_AA)
+        cv2.putText(
+            out,
+            name,
+            (x1 + 1, max(10, y1 - 2)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            font_scale,
+            col,
+            max(1, w // 640),
+            cv2.LINE_AA,
+        )
     if caption:
         cv2.rectangle(out, (0, 0), (w, int(28 * font_scale * 2)), (0, 0, 0), -1)
-        cv2.putText(out, caption, (4, int(20 * font_scale * 2)), cv2.FONT_HERSHEY_SIMPLEX,
-                    font_scale * 1.3, (255, 255, 255), 1, cv2.LINE_AA)
+        cv2.putText(
+            out,
+            caption,
+            (4, int(20 * font_scale * 2)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            font_scale * 1.3,
+            (255, 255, 255),
+            1,
+            cv2.LINE_AA,
+        )
     return out
 
 
@@ -60,18 +76,25 @@ def contact_sheet(folder: Path, n: int = 16, cell: int = 480, boxes: bool = True
         if meta_path.exists():
             meta = json.loads(meta_path.read_text())
             caption = f"{meta.get('kind')} {meta.get('style')} {meta.get('hand') or ''}"
-        labels = read_yolo(folder / "labels" / f"{path.stem}.txt", *img.shape[1::-1]) if boxes else []
+        labels = (
+            read_yolo(folder / "labels" / f"{path.stem}.txt", *img.shape[1::-1]) if boxes else []
+        )
         ann = annotate(img, labels, caption)
         scale = cell / max(ann.shape[:2])
-        small = cv2.resize(ann, (int(ann.shape[1] * scale), int(ann.shape[0] * scale)),
-                           interpolation=cv2.INTER_AREA)
+        small = cv2.resize(
+            ann,
+            (int(ann.shape[1] * scale), int(ann.shape[0] * scale)),
+            interpolation=cv2.INTER_AREA,
+        )
         r, c = divmod(k, cols)
         sheet[r * cell : r * cell + small.shape[0], c * cell : c * cell + small.shape[1]] = small
     return sheet
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m datasets.contact_sheet", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m datasets.contact_sheet", description=__doc__.split("\n")[0]
+    )
     ap.add_argument("folder", type=Path)
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--n", type=int, default=16)

@@ -160,7 +160,9 @@ def row_view_crops(
                 continue
             # the rectangle fills the central store / margin pixels, as a stored box does
             crops.append(
-                rect_warp(work, tuple(centers[i]), angle, along[i] * margin, across[i] * margin, store)
+                rect_warp(
+                    work, tuple(centers[i]), angle, along[i] * margin, across[i] * margin, store
+                )
             )
             labels.append(INDEX[s.codes[j]])
             sizes.append((along[i], across[i]))

@@ -64,8 +64,16 @@ KINDS = ("hand", "grid", "row", "pile", "mixed", "promoted")
 MIXED_P = {"hand": 0.45, "grid": 0.25, "row": 0.15, "pile": 0.15}
 ASPECTS = [(4, 3), (3, 4), (1, 1), (16, 9), (9, 16)]
 BACK_COLOURS = [  # BGR
-    (60, 140, 40), (40, 100, 20), (160, 90, 20), (130, 50, 10), (40, 190, 220), (30, 40, 190),
-    (20, 110, 230), (120, 40, 110), (140, 140, 30), (40, 40, 40),
+    (60, 140, 40),
+    (40, 100, 20),
+    (160, 90, 20),
+    (130, 50, 10),
+    (40, 190, 220),
+    (30, 40, 190),
+    (20, 110, 230),
+    (120, 40, 110),
+    (140, 140, 30),
+    (40, 40, 40),
 ]  # no white: a white back would pass for a blank white dragon
 
 
@@ -104,12 +112,18 @@ def _frame_size(rng: np.random.Generator, size: int, layout: Layout) -> tuple[in
 
 
 def _body_points(layout: Layout) -> np.ndarray:
-    pts = [TileMesh.of(t).points(geometry.OUTLINE[::4], z) for t in layout.tiles for z in (0.0, TILE_T)]
+    pts = [
+        TileMesh.of(t).points(geometry.OUTLINE[::4], z) for t in layout.tiles for z in (0.0, TILE_T)
+    ]
     return np.vstack(pts)
 
 
 def place_camera(
-    rng: np.random.Generator, layout: Layout, width: int, height: int, fixed: dict | None = None,
+    rng: np.random.Generator,
+    layout: Layout,
+    width: int,
+    height: int,
+    fixed: dict | None = None,
 ) -> tuple[Camera, dict]:
     """A camera that sees every tile, at a random height, angle and distance.
 
@@ -162,8 +176,12 @@ def place_camera(
     cam.cy += float(shift[1])
     if any(cam.table_point(u, v) is None for u in (0, width) for v in (0, height)):
         cam.cx, cam.cy = width / 2, height / 2
-    info = {"elevation": round(float(elevation), 2), "azimuth": round(float(azimuth), 2),
-            "roll": round(float(roll), 2), "tile_px": round(float(cam.f / dist), 1)}
+    info = {
+        "elevation": round(float(elevation), 2),
+        "azimuth": round(float(azimuth), 2),
+        "roll": round(float(roll), 2),
+        "tile_px": round(float(cam.f / dist), 1),
+    }
     return cam, info
 
 
@@ -174,9 +192,16 @@ def _layers(face_down: bool, body: np.ndarray, back: np.ndarray, split: float):
 
 
 def render_scene(
-    rng: np.random.Generator, style: str, size: int = 1280, kind: str = "mixed",
-    cache: Path = DEFAULT_CACHE, effects_on: bool = True, layout: Layout | None = None,
-    camera: dict | None = None, plain: tuple[int, int, int] | None = None, art_variation: bool = True,
+    rng: np.random.Generator,
+    style: str,
+    size: int = 1280,
+    kind: str = "mixed",
+    cache: Path = DEFAULT_CACHE,
+    effects_on: bool = True,
+    layout: Layout | None = None,
+    camera: dict | None = None,
+    plain: tuple[int, int, int] | None = None,
+    art_variation: bool = True,
 ) -> Scene:
     """One picture and its labels.
 
@@ -192,7 +217,9 @@ def render_scene(
             kind = str(rng.choice(list(MIXED_P), p=list(MIXED_P.values())))
         layout = make_layout(rng, kind, faces)
         width, height = _frame_size(rng, size, layout)
-        _rotate_layout(layout, float(rng.normal(0, 5) if rng.random() < 0.75 else rng.uniform(0, 360)))
+        _rotate_layout(
+            layout, float(rng.normal(0, 5) if rng.random() < 0.75 else rng.uniform(0, 360))
+        )
     else:
         kind = layout.kind
         width, height = _frame_size(rng, size, layout)
@@ -200,7 +227,9 @@ def render_scene(
         effects_on = False
     cam, cam_info = place_camera(rng, layout, width, height, camera)
     faceset = FaceSet(faces, rng, cam_info["tile_px"] * 1.5, art_variation)
-    back = np.array(BACK_COLOURS[rng.integers(len(BACK_COLOURS))], np.float32) * rng.uniform(0.8, 1.15)
+    back = np.array(BACK_COLOURS[rng.integers(len(BACK_COLOURS))], np.float32) * rng.uniform(
+        0.8, 1.15
+    )
     back = np.clip(back, 0, 255)
     split = TILE_T * float(rng.uniform(0.3, 0.55))
     light = effects.light_direction(rng)
@@ -218,8 +247,10 @@ def render_scene(
                 draw_tray(img, rng, cam, (x1, y1, x2, y2))
         effects.apply_shadows(img, [geometry.footprint(cam, m, light) for m in meshes], rng)
     top_mask = np.zeros(img.shape[:2], np.uint8)
-    order = sorted(range(len(meshes)),
-                   key=lambda i: -np.linalg.norm(meshes[i].centre() - cam.pos) + layout.tiles[i].level * 2)
+    order = sorted(
+        range(len(meshes)),
+        key=lambda i: -np.linalg.norm(meshes[i].centre() - cam.pos) + layout.tiles[i].level * 2,
+    )
     top_gain = geometry.shade(np.array([0.0, 0, 1]), light, ambient)
     for i in order:
         t, mesh = layout.tiles[i], meshes[i]
@@ -229,12 +260,19 @@ def render_scene(
         if t.face_down:
             geometry.fill_top(img, top_mask, cam, mesh, TILE_T, back * top_gain)
         else:
-            geometry.warp_face(img, top_mask, cam, mesh, TILE_T, faceset.mips(t.true_code), top_gain)
+            geometry.warp_face(
+                img, top_mask, cam, mesh, TILE_T, faceset.mips(t.true_code), top_gain
+            )
     if effects_on:
         img = effects.photo_effects(img, top_mask, rng)
     meta = _labels(layout, meshes, cam, width, height)
-    meta.update(style=style, kind=kind, surface=surface, camera=cam_info,
-                jpeg_quality=int(rng.integers(35, 96)))
+    meta.update(
+        style=style,
+        kind=kind,
+        surface=surface,
+        camera=cam_info,
+        jpeg_quality=int(rng.integers(35, 96)),
+    )
     return Scene(img, meta)
 
 
@@ -242,15 +280,34 @@ def _labels(layout: Layout, meshes: list[TileMesh], cam: Camera, width: int, hei
     tiles = []
     for t, mesh in zip(layout.tiles, meshes, strict=True):
         box, corners = geometry.label_geometry(cam, mesh)
-        box = [max(0.0, box[0]), max(0.0, box[1]), min(float(width), box[2]), min(float(height), box[3])]
-        tiles.append({
-            "code": t.code, "true_code": t.true_code, "class": INDEX[t.code],
-            "box": [round(v, 2) for v in box], "corners": [[round(x, 2), round(y, 2)] for x, y in corners],
-            "sideways": t.sideways, "face_down": t.face_down, "stacked": t.level > 0,
-            "angle": round(t.angle % 360, 2), "group": t.group,
-        })
-    return {"width": width, "height": height, "hand": layout.hand, "flowers": layout.flowers,
-            "melds": layout.melds, "tiles": tiles}
+        box = [
+            max(0.0, box[0]),
+            max(0.0, box[1]),
+            min(float(width), box[2]),
+            min(float(height), box[3]),
+        ]
+        tiles.append(
+            {
+                "code": t.code,
+                "true_code": t.true_code,
+                "class": INDEX[t.code],
+                "box": [round(v, 2) for v in box],
+                "corners": [[round(x, 2), round(y, 2)] for x, y in corners],
+                "sideways": t.sideways,
+                "face_down": t.face_down,
+                "stacked": t.level > 0,
+                "angle": round(t.angle % 360, 2),
+                "group": t.group,
+            }
+        )
+    return {
+        "width": width,
+        "height": height,
+        "hand": layout.hand,
+        "flowers": layout.flowers,
+        "melds": layout.melds,
+        "tiles": tiles,
+    }
 
 
 Box = tuple[float, float, float, float]
@@ -282,8 +339,10 @@ def yolo_lines(meta: dict) -> list[str]:
         x1, y1, x2, y2 = t["box"]
         if x2 - x1 < 1 or y2 - y1 < 1:
             continue
-        lines.append(f"{t['class']} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} "
-                     f"{(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
+        lines.append(
+            f"{t['class']} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} "
+            f"{(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}"
+        )
     return lines
 
 
@@ -299,17 +358,24 @@ def render_one(args: tuple) -> str:
     scene = render_scene(rng, style, size, kind, Path(cache), art_variation=vary)
     stem = f"{seed}_{index:06d}"
     out = Path(out)
-    cv2.imwrite(str(out / "images" / f"{stem}.jpg"), scene.image,
-                [cv2.IMWRITE_JPEG_QUALITY, scene.meta["jpeg_quality"]])
+    cv2.imwrite(
+        str(out / "images" / f"{stem}.jpg"),
+        scene.image,
+        [cv2.IMWRITE_JPEG_QUALITY, scene.meta["jpeg_quality"]],
+    )
     (out / "labels" / f"{stem}.txt").write_text("\n".join(yolo_lines(scene.meta)) + "\n")
     (out / "meta" / f"{stem}.json").write_text(json.dumps(scene.meta))
     return stem
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m datasets.render", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m datasets.render", description=__doc__.split("\n")[0]
+    )
     ap.add_argument("--count", type=int, required=True)
-    ap.add_argument("--styles", default="train", help="comma list of styles, or train / heldout / builtin")
+    ap.add_argument(
+        "--styles", default="train", help="comma list of styles, or train / heldout / builtin"
+    )
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--size", type=int, default=1280, help="longer side in pixels")
@@ -317,8 +383,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--start", type=int, default=0, help="first scene index (to extend a set)")
     ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="art cache folder")
-    ap.add_argument("--no-art-variation", dest="art_variation", action="store_false",
-                    help="draw the faces exactly as the art has them (default: vary ink, strokes, face colour)")
+    ap.add_argument(
+        "--no-art-variation",
+        dest="art_variation",
+        action="store_false",
+        help="draw the faces exactly as the art has them (default: vary ink, strokes, face colour)",
+    )
     args = ap.parse_args(argv)
     if args.count < 1 or args.size < 64 or args.workers < 1:
         print("error: --count and --workers must be >= 1, --size >= 64", file=sys.stderr)
@@ -333,8 +403,19 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)  # one scene per core: OpenCV's own threads only add contention
     for sub in ("images", "labels", "meta"):
         (args.out / sub).mkdir(parents=True, exist_ok=True)
-    jobs = [(i, args.seed, styles, args.size, args.kind, str(args.out), str(args.cache),
-             args.art_variation) for i in range(args.start, args.start + args.count)]
+    jobs = [
+        (
+            i,
+            args.seed,
+            styles,
+            args.size,
+            args.kind,
+            str(args.out),
+            str(args.cache),
+            args.art_variation,
+        )
+        for i in range(args.start, args.start + args.count)
+    ]
     try:
         from tqdm import tqdm
     except ImportError:  # the `train` extra brings tqdm; without it, no progress bar
@@ -349,8 +430,12 @@ def main(argv: list[str] | None = None) -> int:
         from multiprocessing import Pool
 
         with Pool(args.workers) as pool:
-            for _ in tqdm(pool.imap_unordered(render_one, jobs, chunksize=4), total=len(jobs),
-                          desc="render", unit="scene"):
+            for _ in tqdm(
+                pool.imap_unordered(render_one, jobs, chunksize=4),
+                total=len(jobs),
+                desc="render",
+                unit="scene",
+            ):
                 pass
     return 0
 

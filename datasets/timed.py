@@ -51,7 +51,9 @@ def train_for(
     return step
 
 
-def add_budget_options(p: argparse.ArgumentParser, out: str, minutes: float, check_every: int) -> None:
+def add_budget_options(
+    p: argparse.ArgumentParser, out: str, minutes: float, check_every: int
+) -> None:
     """The options every time-budgeted trainer takes, with its own defaults."""
     p.add_argument("--out", default=out)
     p.add_argument("--minutes", type=float, default=minutes, help="training time budget")

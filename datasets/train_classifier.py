@@ -485,7 +485,11 @@ def parser() -> argparse.ArgumentParser:
         help="also train on the tiles cut turned square to their rows, run time's second view",
     )
     p.add_argument("--detector", default=None, help="detector ONNX for those (default: bundled)")
-    p.add_argument("--init", default=None, help="start from this state_dict (.pt) or exported classifier (.onnx)")
+    p.add_argument(
+        "--init",
+        default=None,
+        help="start from this state_dict (.pt) or exported classifier (.onnx)",
+    )
     p.add_argument("--width", choices=sorted(WIDTHS), default="base", help="network width")
     p.add_argument(
         "--workers", type=int, default=0, help="processes making training views (0: this one)"

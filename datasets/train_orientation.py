@@ -205,7 +205,14 @@ def train(args: argparse.Namespace) -> None:
         return f"valid acc {float((predict(model, vcrops).argmax(1) == vlabels).mean()):.4f}"
 
     step = train_for(
-        model, batches, F.cross_entropy, args.lr, args.minutes, "orientation", args.check_every, check
+        model,
+        batches,
+        F.cross_entropy,
+        args.lr,
+        args.minutes,
+        "orientation",
+        args.check_every,
+        check,
     )
     acc = float((predict(model, vcrops).argmax(1) == vlabels).mean())
     print(f"trained {step} batches of {args.batch}; valid acc {acc:.4f}", flush=True)

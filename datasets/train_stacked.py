@@ -74,7 +74,9 @@ def load(roots: list[Path], workers: int) -> tuple[np.ndarray, ...]:
     )  # fmt: skip
 
 
-def view(crop: np.ndarray, size: tuple[float, float], rng: np.random.Generator | None) -> np.ndarray:
+def view(
+    crop: np.ndarray, size: tuple[float, float], rng: np.random.Generator | None
+) -> np.ndarray:
     """A view of a stored crop as run time cuts it (`cut` of the widened box)."""
     return warp_crop(crop, crop_warp(size, STORE, MARGIN, rng, size_jitter=0.12, tilt_share=0.5))
 
@@ -109,7 +111,9 @@ def predict(model: torch.nn.Module, crops: np.ndarray) -> np.ndarray:
 
 def report(name: str, p: np.ndarray, labels: np.ndarray, sideways: np.ndarray) -> str:
     """Recall on stacked tiles and false alarms on sideways / upright tiles at 0.5, 0.8 and 0.9."""
-    parts = [f"{name}: {int(labels.sum())} stacked, {int((sideways & (labels == 0)).sum())} sideways"]
+    parts = [
+        f"{name}: {int(labels.sum())} stacked, {int((sideways & (labels == 0)).sum())} sideways"
+    ]
     for thr in (0.5, 0.8, 0.9):
         hit = p >= thr
         recall = hit[labels == 1].mean() if (labels == 1).any() else float("nan")
@@ -126,7 +130,10 @@ def train(args: argparse.Namespace) -> None:
     torch.set_num_threads(args.threads)
     crops, labels, weights, sizes, scene = load([Path(r) for r in args.renders], args.workers)
     check = scene % 20 == 0
-    print(f"crops: {len(crops)} ({int(labels.sum())} stacked), {int(check.sum())} to check", flush=True)
+    print(
+        f"crops: {len(crops)} ({int(labels.sum())} stacked), {int(check.sum())} to check",
+        flush=True,
+    )
     vcrops = np.stack([view(crops[i], sizes[i], None) for i in np.flatnonzero(check)])
     vlabels = labels[check]
     vside = weights[check] == 1.0
@@ -149,7 +156,9 @@ def train(args: argparse.Namespace) -> None:
     def check() -> str:
         return report("check", predict(model, vcrops), vlabels, vside)
 
-    step = train_for(model, batches, loss, args.lr, args.minutes, "stacked", args.check_every, check)
+    step = train_for(
+        model, batches, loss, args.lr, args.minutes, "stacked", args.check_every, check
+    )
     print(f"trained {step} batches of {args.batch}", flush=True)
     print(report("check", predict(model, vcrops), vlabels, vside), flush=True)
     export_onnx(model, Path(args.out))

@@ -104,7 +104,9 @@ def pung_fan(tiles: tuple[int, ...]) -> int | None:
 
 
 @lru_cache(maxsize=20_000)
-def best_combination(kind: str, items: tuple[int, ...]) -> tuple[tuple[Instance, ...], tuple[Instance, ...]]:
+def best_combination(
+    kind: str, items: tuple[int, ...]
+) -> tuple[tuple[Instance, ...], tuple[Instance, ...]]:
     """(chosen instances, other candidate instances) for sorted chow starts or pung tiles.
 
     `kind` is "chow" or "pung". Indices refer to positions in `items`.
@@ -126,7 +128,9 @@ def best_combination(kind: str, items: tuple[int, ...]) -> tuple[tuple[Instance,
             return False  # 套算一次 / 不拆移: these sets are already linked
         return all(not (f2 == fan and set(idx) & set(idx2)) for f2, idx2 in chosen)  # 不得相同
 
-    def dfs(chosen: list[Instance], comp: tuple[int, ...], points: int, keys: frozenset[int]) -> None:
+    def dfs(
+        chosen: list[Instance], comp: tuple[int, ...], points: int, keys: frozenset[int]
+    ) -> None:
         nonlocal best
         # ties: prefer the lower-numbered fans (一般高 before 喜相逢 ...), as the
         # reference calculator does, so equal readings come out the same way

@@ -177,7 +177,9 @@ def format_check(rep: dict[str, Any], lang: str) -> str:
     """Readable referee verdict: right/wrong, then what differs and the right total."""
     lines = [f"{label(lang, 'Hand', '手牌')}: {rep['hand']}"]
     if rep["correct"]:
-        lines.append(f"{label(lang, 'CORRECT', '正确')}: {label(lang, 'total', '总番')} {rep['total']}")
+        lines.append(
+            f"{label(lang, 'CORRECT', '正确')}: {label(lang, 'total', '总番')} {rep['total']}"
+        )
     else:
         lines.append(
             f"{label(lang, 'WRONG', '错误')}: {label(lang, 'claimed', '申报')} "
@@ -197,8 +199,11 @@ def format_check(rep: dict[str, Any], lang: str) -> str:
         fans = ", ".join(_fan_label(f, lang) for f in rep["fans"])
         lines.append(f"{label(lang, 'Correct fans', '正确番种')}: {fans}")
     if not rep["meets_minimum"]:
-        lines.append(label(lang, "Below the 8-fan minimum (flowers do not count).",
-                           "不够起和8番（花牌不计）。"))
+        lines.append(
+            label(
+                lang, "Below the 8-fan minimum (flowers do not count).", "不够起和8番（花牌不计）。"
+            )
+        )
     return "\n".join(lines)
 
 
@@ -214,15 +219,23 @@ def format_waits(rep: dict[str, Any], lang: str) -> str:
     """Readable waits: one line per winning tile, discard and self-draw totals."""
     head = f"{label(lang, 'Hand', '手牌')}: {rep['hand']}"
     if not rep["waiting"]:
-        return head + "\n" + label(lang, "Not waiting: no tile completes this hand.",
-                                   "未听牌：没有能和的牌。")
+        return (
+            head
+            + "\n"
+            + label(lang, "Not waiting: no tile completes this hand.", "未听牌：没有能和的牌。")
+        )
     captions = [label(lang, "discard", "点和"), label(lang, "self-draw", "自摸")]
     widths = [max(6, display_width(c)) for c in captions]
     tile_caption = label(lang, "tile", "和张")
     first = max(5, display_width(tile_caption))
-    lines = [head, tile_caption + " " * (first - display_width(tile_caption))
-             + "".join("  " + pad(c, w, right=True) + "    " for c, w in zip(captions, widths, strict=True))
-             .rstrip()]
+    lines = [
+        head,
+        tile_caption
+        + " " * (first - display_width(tile_caption))
+        + "".join(
+            "  " + pad(c, w, right=True) + "    " for c, w in zip(captions, widths, strict=True)
+        ).rstrip(),
+    ]
     notes = set()
     for w in rep["waits"]:
         row = f"{w['tile']:<{first}}"
@@ -238,11 +251,21 @@ def format_waits(rep: dict[str, Any], lang: str) -> str:
             row += "  " + pad(cell, width, right=True) + f"{mark:<4}"
         lines.append(row.rstrip())
     if "<8" in notes:
-        lines.append(label(lang, "<8: below the 8-fan minimum (flowers do not count)",
-                           "<8：不够起和8番（花牌不计）"))
+        lines.append(
+            label(
+                lang,
+                "<8: below the 8-fan minimum (flowers do not count)",
+                "<8：不够起和8番（花牌不计）",
+            )
+        )
     if "n/a" in notes:
-        lines.append(label(lang, "n/a: the flags are impossible for that tile and way of winning",
-                           "n/a：该张与该和法不可能有这些条件"))
+        lines.append(
+            label(
+                lang,
+                "n/a: the flags are impossible for that tile and way of winning",
+                "n/a：该张与该和法不可能有这些条件",
+            )
+        )
     return "\n".join(lines)
 
 

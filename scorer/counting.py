@@ -35,8 +35,12 @@ def evaluate(form: str, blocks: list[Block], ctx: Ctx) -> Tally:
     elif form == "seven_pairs":
         tally.add(19, ctx.all_tiles, "seven pairs")
         pairs = sorted(b.tile for b in blocks)
-        if (len(set(pairs)) == 7 and len({t // 9 for t in pairs}) == 1 and pairs[0] < 27
-                and pairs[-1] - pairs[0] == 6):
+        if (
+            len(set(pairs)) == 7
+            and len({t // 9 for t in pairs}) == 1
+            and pairs[0] < 27
+            and pairs[-1] - pairs[0] == 6
+        ):
             tally.add(6, ctx.all_tiles, "whole hand")
     elif form == "thirteen_orphans":
         tally.add(7, ctx.all_tiles, "whole hand")
@@ -73,8 +77,13 @@ def _tile_fans(tally: Tally, ctx: Ctx) -> None:
     if len(suits) == 1:
         tally.add(49 if honors else 22, tiles, whole)
     if suited and not honors:
-        for fid, allowed in ((25, {7, 8, 9}), (26, {4, 5, 6}), (27, {1, 2, 3}),
-                             (36, {6, 7, 8, 9}), (37, {1, 2, 3, 4})):
+        for fid, allowed in (
+            (25, {7, 8, 9}),
+            (26, {4, 5, 6}),
+            (27, {1, 2, 3}),
+            (36, {6, 7, 8, 9}),
+            (37, {1, 2, 3, 4}),
+        ):
             if ranks <= allowed:
                 tally.add(fid, tiles, whole)
     if kinds <= REVERSIBLE:
@@ -190,7 +199,7 @@ def _set_fans(tally: Tally, form: str, blocks: list[Block], ctx: Ctx) -> None:
 def _nine_gates(ctx: Ctx) -> bool:
     """九莲宝灯: the 13 tiles before the win are exactly 1112345678999 of one suit."""
     c = ctx.concealed13
-    return sum(c) == 13 and any(tuple(c[s * 9:s * 9 + 9]) == NINE_GATES for s in range(3))
+    return sum(c) == 13 and any(tuple(c[s * 9 : s * 9 + 9]) == NINE_GATES for s in range(3))
 
 
 def _terminal_chows(chows: list[Block], pair: Block) -> int | None:
@@ -280,9 +289,7 @@ def _situation_fans(tally: Tally, ctx: Ctx) -> None:
         tally.add(44 if sit.self_drawn else 45, [ctx.win], code(ctx.win))
     if sit.kong:
         tally.add(46 if sit.self_drawn else 47, [ctx.win], code(ctx.win))
-    shown = sum(
-        m.tiles.count(ctx.win) for m in ctx.hand.melds if not m.concealed
-    )
+    shown = sum(m.tiles.count(ctx.win) for m in ctx.hand.melds if not m.concealed)
     if sit.fourth_tile or shown == 3:
         # the other three copies lie exposed in the winner's own melds: 和绝张 by itself
         tally.add(58, [ctx.win], code(ctx.win))
@@ -290,8 +297,12 @@ def _situation_fans(tally: Tally, ctx: Ctx) -> None:
         tally.add(80, [ctx.win], code(ctx.win))
     if not ctx.exposed:
         tally.add(56 if sit.self_drawn else 62, ctx.all_tiles, "no claimed set")
-    if ctx.nmelds == 4 and ctx.exposed and all(not m.concealed for m in ctx.hand.melds) \
-            and not sit.self_drawn:
+    if (
+        ctx.nmelds == 4
+        and ctx.exposed
+        and all(not m.concealed for m in ctx.hand.melds)
+        and not sit.self_drawn
+    ):
         tally.add(52, ctx.all_tiles, "four claimed sets, won on a discard")
 
 
@@ -320,6 +331,8 @@ def _apply_exclusions(tally: Tally, wait_candidates: list[int], ctx: Ctx) -> Non
     if usable:
         tally.add(usable[0], [ctx.win], code(ctx.win))
         for w in usable[1:]:
-            tally.drop(w, f"only one wait fan per hand ({FANS[usable[0]].name_zh} counted)", usable[0])
+            tally.drop(
+                w, f"only one wait fan per hand ({FANS[usable[0]].name_zh} counted)", usable[0]
+            )
     if not tally.hits:
         tally.add(43, ctx.all_tiles, "no other fan")

@@ -85,8 +85,14 @@ def _place_win(blocks: list[Block], ctx: Ctx) -> list[Block]:
     w = ctx.win
     if ctx.sit.self_drawn:
         return blocks
-    if any(not b.declared and b.kind == "chow" and b.tile <= w <= b.tile + 2 and w < 27
-           and b.tile // 9 == w // 9 for b in blocks):
+    if any(
+        not b.declared
+        and b.kind == "chow"
+        and b.tile <= w <= b.tile + 2
+        and w < 27
+        and b.tile // 9 == w // 9
+        for b in blocks
+    ):
         return blocks
     if any(not b.declared and b.kind == "knitted" and w in b.tiles for b in blocks):
         return blocks
@@ -120,8 +126,9 @@ def all_readings(hand: Hand, situation: Situation) -> list[ScoreResult]:
     when there is none.
     """
     ctx, readings = _prepare(hand, situation)
-    return [_result(evaluate(form, blocks, ctx), form, blocks, situation)
-            for form, blocks in readings]
+    return [
+        _result(evaluate(form, blocks, ctx), form, blocks, situation) for form, blocks in readings
+    ]
 
 
 def _prepare(hand: Hand, situation: Situation) -> tuple[Ctx, list[tuple[str, list[Block]]]]:
@@ -143,8 +150,12 @@ def _result(tally: Tally, form: str, blocks: list[Block], situation: Situation) 
     if situation.flowers:
         tally.add(81, [], f"{situation.flowers} flower(s)", situation.flowers)
     fans = [
-        FanHit(FANS[f], len(occ), [list(t) for t, _ in occ],
-               "; ".join(dict.fromkeys(str(d) for _, d in occ)))
+        FanHit(
+            FANS[f],
+            len(occ),
+            [list(t) for t, _ in occ],
+            "; ".join(dict.fromkeys(str(d) for _, d in occ)),
+        )
         for f, occ in sorted(tally.hits.items())
     ]
     total = tally.total

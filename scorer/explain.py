@@ -31,7 +31,9 @@ def format_table(result: ScoreResult, lang: str = "zh") -> str:
     for hit in result.fans:
         label = f"{hit.fan.id:>2} {_name(hit.fan, lang)}"
         times = f"x{hit.count}" if hit.count > 1 else ""
-        rows.append((label, f"{hit.fan.points}{times}", str(hit.fan.points * hit.count), hit.detail))
+        rows.append(
+            (label, f"{hit.fan.points}{times}", str(hit.fan.points * hit.count), hit.detail)
+        )
     width = max([display_width(r[0]) for r in rows] + [10])
     lines = [
         f"{pad(label, width)}  {pts:>6}  {sub:>4}  {detail}".rstrip()
@@ -40,8 +42,11 @@ def format_table(result: ScoreResult, lang: str = "zh") -> str:
     total_label = "合计 Total" if lang == "both" else ("合计" if zh else "Total")
     lines.append(f"{pad(total_label, width)}  {'':>6}  {result.total:>4}")
     if not result.meets_minimum:
-        lines.append("未达起和8番 (花牌不计)" if lang == "zh" else
-                     "below the 8-point minimum (flowers do not count)")
+        lines.append(
+            "未达起和8番 (花牌不计)"
+            if lang == "zh"
+            else "below the 8-point minimum (flowers do not count)"
+        )
     if result.excluded:
         lines.append("不计 Not counted:" if lang == "both" else ("不计:" if zh else "Not counted:"))
         for ex in result.excluded:

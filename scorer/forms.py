@@ -44,7 +44,9 @@ def check_hand(melds, concealed, winning_tile, size: int) -> None:
         if m.kind is MeldKind.CHOW:
             ok = ok and m.tile < 27 and m.tile % 9 <= 6
         if not ok:
-            raise ScoreError("bad_meld", f"{m.kind.value} starting at tile index {m.tile} is not a meld")
+            raise ScoreError(
+                "bad_meld", f"{m.kind.value} starting at tile index {m.tile} is not a meld"
+            )
     if len(melds) > 4 or 3 * len(melds) + len(tiles) != size:
         raise ScoreError(
             "wrong_tile_count",

@@ -59,8 +59,7 @@ class _Reader:
             digits = "".join(d for d, _ in self.digits)
             self._fail(
                 "missing_suit",
-                f"digits '{digits}' at position {first} have no suit letter "
-                f"(m, p or s) {where}",
+                f"digits '{digits}' at position {first} have no suit letter (m, p or s) {where}",
             )
 
     def _emit(self, tiles: Iterable[int]) -> None:
@@ -171,15 +170,19 @@ class _Reader:
             number = "".join(d for d, _ in self.digits)
             self.digits.clear()
         elif self.after_comma and number is None:
-            self._fail("bad_meld_number", f"the comma of the meld at position {self.meld_start} "
-                       "is followed by no number")
+            self._fail(
+                "bad_meld_number",
+                f"the comma of the meld at position {self.meld_start} is followed by no number",
+            )
         self.melds.append(self._meld(self.meld_tiles, number))
         self.meld_tiles = None
         self.after_comma = False
 
     def _meld(self, tiles: list[int], number: str | None) -> Meld:
         written = self.text[self.meld_start - 1 :].split("]", 1)[0] + "]"
-        return _classify(tiles, number, f"meld {written.replace(' ', '')} at position {self.meld_start}")
+        return _classify(
+            tiles, number, f"meld {written.replace(' ', '')} at position {self.meld_start}"
+        )
 
 
 def _classify(tiles: list[int], number: str | None, where: str) -> Meld:

@@ -217,7 +217,9 @@ def theme_thirteen_orphans(rng: random.Random) -> Draft:
 def _knitted(rng: random.Random) -> list[int]:
     """147/258/369 each in a different suit."""
     suits = rng.sample(range(3), 3)
-    return [_t(s, r) for s, rs in zip(suits, ((1, 4, 7), (2, 5, 8), (3, 6, 9)), strict=True) for r in rs]
+    return [
+        _t(s, r) for s, rs in zip(suits, ((1, 4, 7), (2, 5, 8), (3, 6, 9)), strict=True) for r in rs
+    ]
 
 
 def theme_honors_knitted(rng: random.Random) -> Draft:

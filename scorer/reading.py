@@ -80,7 +80,9 @@ class Ctx:
         self.exposed = any(not m.concealed for m in hand.melds)
         self.kong_tiles = {m.tile for m in hand.melds if m.kind is MeldKind.KONG}
         self._single_wait: bool | None = None
-        self.tile_hits: dict[int, list] | None = None  # fans of the tiles alone, same in every reading
+        self.tile_hits: dict[int, list] | None = (
+            None  # fans of the tiles alone, same in every reading
+        )
 
     @property
     def single_wait(self) -> bool:

@@ -79,7 +79,9 @@ def _waits(concealed: tuple[int, ...], everything: tuple[int, ...], nmelds: int)
     return out
 
 
-def only_wait(concealed: tuple[int, ...], everything: tuple[int, ...], nmelds: int, tile: int) -> bool:
+def only_wait(
+    concealed: tuple[int, ...], everything: tuple[int, ...], nmelds: int, tile: int
+) -> bool:
     """Whether `tile` is the one and only tile that completes the hand (stops early)."""
     c = list(concealed)
     for t in _candidates(concealed, nmelds):

@@ -193,7 +193,9 @@ class Detector:
         # much is taken (its boxes fit the tiles); a blind search must find clearly more
         gain = STRETCH_KEEP if len(found) >= FEW_TILES else STRETCH_GAIN
         for axis, factor in tries:
-            size = (ww, max(8, round(wh / factor))) if axis == 1 else (max(8, round(ww / factor)), wh)
+            size = (
+                (ww, max(8, round(wh / factor))) if axis == 1 else (max(8, round(ww / factor)), wh)
+            )
             small = cv2.resize(work, size, interpolation=cv2.INTER_AREA)
             sx, sy = w / size[0], h / size[1]
             again = [_scaled(d, sx, sy) for d in self._find(small)]

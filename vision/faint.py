@@ -80,4 +80,3 @@ def in_kong_line(faint: Detection, back: Detection, angle: float, length: float)
         and across <= IN_LINE
         and 1 / SAME_SIZE <= size <= SAME_SIZE
     )
-

@@ -132,9 +132,7 @@ def result_json(
     melds, winning, flowers = [], None, []
     for gi, g in enumerate(layout.groups):
         if g.role in ("meld", "concealed_kong"):
-            melds.append(
-                _meld_json(decoded.melds.get(gi), g, reads, gi, gi in decoded.unnamed)
-            )
+            melds.append(_meld_json(decoded.melds.get(gi), g, reads, gi, gi in decoded.unnamed))
         elif g.role == "winning" and g.tiles:
             winning = reads[g.tiles[0]].chosen
         elif g.role == "flowers":

@@ -37,7 +37,9 @@ def _read_json_object() -> dict:
     except (ValueError, UnicodeDecodeError) as exc:
         raise ScoreError("bad_json", f"the request body is not valid JSON ({exc})") from None
     if not isinstance(obj, dict):
-        raise ScoreError("not_object", "the request body must be a JSON object, e.g. {\"hand\": \"...\"}")
+        raise ScoreError(
+            "not_object", 'the request body must be a JSON object, e.g. {"hand": "..."}'
+        )
     return obj
 
 

@@ -34,7 +34,9 @@ def check_claim(request: dict, claim: list[int | str] | str | None, total: int |
 
     text = _claim_text(claim)
     if total is not None and (isinstance(total, bool) or not isinstance(total, int) or total < 0):
-        raise ScoreError("bad_total", f"the claimed total must be a whole number ≥ 0, got {total!r}")
+        raise ScoreError(
+            "bad_total", f"the claimed total must be a whole number ≥ 0, got {total!r}"
+        )
     if text is None and total is None:
         raise ScoreError("empty_claim", "give the claimed fans, the claimed total, or both")
     if text is None:

@@ -36,8 +36,10 @@ def serve(args: argparse.Namespace) -> int:
 
     problem = _port_free(args.host, args.port)
     if problem is not None:
-        print(f"mcr serve: cannot listen on {args.host}:{args.port}: {problem.strerror or problem}",
-              file=sys.stderr)
+        print(
+            f"mcr serve: cannot listen on {args.host}:{args.port}: {problem.strerror or problem}",
+            file=sys.stderr,
+        )
         return 1
     config = {"MCR_DB": args.db} if args.db else None
     app = create_app(config)
@@ -46,8 +48,10 @@ def serve(args: argparse.Namespace) -> int:
     try:
         app.run(host=args.host, port=args.port, threaded=True, debug=False, use_reloader=False)
     except OSError as exc:
-        print(f"mcr serve: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
-              file=sys.stderr)
+        print(
+            f"mcr serve: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
+            file=sys.stderr,
+        )
         return 1
     return 0
 
@@ -58,9 +62,12 @@ def register(subparsers) -> None:
         help="start the table web page",
         description="Start the local table page: photo → tiles → fan breakdown.",
     )
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1: this machine only; "
-                        "0.0.0.0 to let tablets on the network connect)")
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this machine only; "
+        "0.0.0.0 to let tablets on the network connect)",
+    )
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--db", default=None, help="game sheet database file")
     p.set_defaults(func=serve)

@@ -68,6 +68,7 @@ def _hand_fields(data: dict[str, Any]) -> dict[str, Any]:
 
 # ----- pages ------------------------------------------------------------------
 
+
 @bp.get("/")
 def index_page():
     return render_template("game/index.html", games=store().list_games())
@@ -86,11 +87,13 @@ def sheet_page(game_id: int):
 def rankings_page():
     tournament = request.args.get("tournament") or None
     players, teams = _rankings(tournament)
-    return render_template("game/rankings.html", players=players, teams=teams,
-                           tournament=tournament or "")
+    return render_template(
+        "game/rankings.html", players=players, teams=teams, tournament=tournament or ""
+    )
 
 
 # ----- API --------------------------------------------------------------------
+
 
 @bp.get("/api/games")
 def api_games():
@@ -109,9 +112,12 @@ def api_new_game():
             raise ScoreError("bad_request", f"{key} must be text")
     s = store()
     game_id = s.create_game(
-        data.get("players"), name=str(details["name"] or ""),
-        tournament=str(details["tournament"] or ""), session=session,
-        table=str(details["table"] or ""), who=_who(data),
+        data.get("players"),
+        name=str(details["name"] or ""),
+        tournament=str(details["tournament"] or ""),
+        session=session,
+        table=str(details["table"] or ""),
+        who=_who(data),
     )
     teams = data.get("teams") or {}
     if isinstance(teams, dict):
@@ -174,8 +180,11 @@ def api_game_penalty(game_id: int):
 @bp.get("/api/<int:game_id>/sheet.csv")
 def api_sheet_csv(game_id: int):
     text = csvio.sheet_to_csv(store().sheet(game_id))
-    return Response(text, mimetype="text/csv", headers={
-        "Content-Disposition": f'attachment; filename="game-{game_id}.csv"'})
+    return Response(
+        text,
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="game-{game_id}.csv"'},
+    )
 
 
 def _rankings(tournament: str | None) -> tuple[list[dict], list[dict]]:
@@ -199,7 +208,11 @@ def api_rankings_csv():
     s = store()
     sheets = s.sheets(tournament)
     teams = s.teams(tournament) if tournament is not None else {}
-    standings = rank_teams(sheets, teams) if request.args.get("teams") else rank_players(
-        sheets, teams)
-    return Response(csvio.rankings_to_csv(standings), mimetype="text/csv", headers={
-        "Content-Disposition": 'attachment; filename="rankings.csv"'})
+    standings = (
+        rank_teams(sheets, teams) if request.args.get("teams") else rank_players(sheets, teams)
+    )
+    return Response(
+        csvio.rankings_to_csv(standings),
+        mimetype="text/csv",
+        headers={"Content-Disposition": 'attachment; filename="rankings.csv"'},
+    )

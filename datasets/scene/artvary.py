@@ -91,13 +91,20 @@ class ArtVariation:
             dark[int(mono_col[0] * 3) % 3] = 120 + 80 * mono_col[1]
             mono = tuple(float(v) for v in dark + 15 + 25 * mono_col[2])
         return cls(
-            active=bool(u[0] >= UNCHANGED_P), seed=seed, recolour=recolour, perm=perm,
-            hue_shift=hue_shift, mono=mono, stroke=stroke if u[3] < 0.6 else 0,
+            active=bool(u[0] >= UNCHANGED_P),
+            seed=seed,
+            recolour=recolour,
+            perm=perm,
+            hue_shift=hue_shift,
+            mono=mono,
+            stroke=stroke if u[3] < 0.6 else 0,
             paper=tuple(float(v) for v in np.clip(paper, 0, 255)) if u[4] < 0.6 else None,
-            scale=scale if u[5] < 0.6 else 1.0, shear=shear if u[6] < 0.5 else 0.0,
+            scale=scale if u[5] < 0.6 else 1.0,
+            shear=shear if u[6] < 0.5 else 0.0,
             wobble=wobble if u[7] < 0.5 else 0.0,
             focus=-blur if u[8] < 0.25 else (sharp if u[8] > 0.75 else 0.0),
-            mark=bool(u[9] < 0.3), mark_corner=corner,
+            mark=bool(u[9] < 0.3),
+            mark_corner=corner,
             mark_colour=tuple(float(v) for v in 20 + mark_col * np.array([150, 60, 160])),
         )
 
@@ -145,7 +152,9 @@ class ArtVariation:
             out = cv2.addWeighted(out, 1 + self.focus, soft, -self.focus, 0)
         return np.clip(out, 0, 255).astype(np.uint8)
 
-    def _warp(self, face: np.ndarray, bg: np.ndarray, rng: np.random.Generator, px: float) -> np.ndarray:
+    def _warp(
+        self, face: np.ndarray, bg: np.ndarray, rng: np.random.Generator, px: float
+    ) -> np.ndarray:
         """Scale and shear the ink about the face centre, plus a smooth per-face wobble."""
         if self.scale == 1.0 and self.shear == 0.0 and self.wobble == 0.0:
             return face
@@ -156,14 +165,27 @@ class ArtVariation:
         border = tuple(float(v) for v in bg)
         if self.wobble == 0.0:
             m = np.array([[a, b, cx - a * cx - b * cy], [0, a, cy - a * cy]], np.float32)
-            return cv2.warpAffine(face, m, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                  borderMode=cv2.BORDER_CONSTANT, borderValue=border)
+            return cv2.warpAffine(
+                face,
+                m,
+                (w, h),
+                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                borderMode=cv2.BORDER_CONSTANT,
+                borderValue=border,
+            )
         xs, ys = _grid(h, w)
         amp = self.wobble * px
         field = rng.uniform(-amp, amp, (2, 3, 3)).astype(np.float32)
-        mx = a * (xs - cx) + b * (ys - cy) + cx + cv2.resize(field[0], (w, h), interpolation=cv2.INTER_CUBIC)
+        mx = (
+            a * (xs - cx)
+            + b * (ys - cy)
+            + cx
+            + cv2.resize(field[0], (w, h), interpolation=cv2.INTER_CUBIC)
+        )
         my = a * (ys - cy) + cy + cv2.resize(field[1], (w, h), interpolation=cv2.INTER_CUBIC)
-        return cv2.remap(face, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=border)
+        return cv2.remap(
+            face, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=border
+        )
 
     def _stroke(
         self, alpha: np.ndarray, ink: np.ndarray, px: float, dark: bool = False
@@ -226,9 +248,11 @@ class ArtVariation:
         bh, bw = th + base + 2 * thick, tw + 2 * thick  # the numeral's box, drawn on its own
         x, y = max(0, min(x, w - bw)), max(0, min(y, h - bh))
         mark = np.zeros((bh, bw), np.uint8)
-        cv2.putText(mark, text, (thick, th + thick), cv2.FONT_HERSHEY_SIMPLEX, size, 255, thick, cv2.LINE_AA)
+        cv2.putText(
+            mark, text, (thick, th + thick), cv2.FONT_HERSHEY_SIMPLEX, size, 255, thick, cv2.LINE_AA
+        )
         m = mark.astype(np.float32) / 255
-        roi = out[y:y + bh, x:x + bw]
+        roi = out[y : y + bh, x : x + bw]
         colour = np.empty_like(roi)
         colour[:] = self.mark_colour
         roi[:] = cv2.blendLinear(colour, roi, m, 1 - m)

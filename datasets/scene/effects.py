@@ -77,11 +77,14 @@ def photo_effects(img: np.ndarray, top_mask: np.ndarray, rng: np.random.Generato
     # sensor noise: random windows of one fixed noise field, chosen by the scene's generator
     sigma = float(rng.uniform(1, 7))
     luma = _noise_window(rng, h, w, 1)
-    noisy = cv2.addWeighted(out, 1.0, cv2.merge([luma, luma, luma]), sigma / NOISE_SIGMA, 0.0,
-                            dtype=cv2.CV_16S)
+    noisy = cv2.addWeighted(
+        out, 1.0, cv2.merge([luma, luma, luma]), sigma / NOISE_SIGMA, 0.0, dtype=cv2.CV_16S
+    )
     if rng.random() < 0.5:
         chroma = _noise_window(rng, h, w, 3)
-        noisy = cv2.addWeighted(noisy, 1.0, chroma, sigma * 0.5 / NOISE_SIGMA, 0.0, dtype=cv2.CV_16S)
+        noisy = cv2.addWeighted(
+            noisy, 1.0, chroma, sigma * 0.5 / NOISE_SIGMA, 0.0, dtype=cv2.CV_16S
+        )
     return np.clip(noisy, 0, 255).astype(np.uint8)
 
 

@@ -67,8 +67,14 @@ def available_styles(cache: Path = DEFAULT_CACHE) -> list[str]:
 
 def face_background(face: np.ndarray) -> np.ndarray:
     """The face colour: the median of its outer border, where there is no ink."""
-    border = np.concatenate([face[:6].reshape(-1, 3), face[-6:].reshape(-1, 3),
-                             face[:, :6].reshape(-1, 3), face[:, -6:].reshape(-1, 3)])
+    border = np.concatenate(
+        [
+            face[:6].reshape(-1, 3),
+            face[-6:].reshape(-1, 3),
+            face[:, :6].reshape(-1, 3),
+            face[:, -6:].reshape(-1, 3),
+        ]
+    )
     return np.median(border, axis=0).astype(np.float32)
 
 
@@ -104,8 +110,13 @@ class FaceSet:
     as large as the scene's biggest tile needs.
     """
 
-    def __init__(self, faces: dict[str, np.ndarray], rng: np.random.Generator, max_px: float = 300,
-                 vary: bool = True) -> None:
+    def __init__(
+        self,
+        faces: dict[str, np.ndarray],
+        rng: np.random.Generator,
+        max_px: float = 300,
+        vary: bool = True,
+    ) -> None:
         self.faces = faces
         self.variation = ArtVariation.draw(rng)  # drawn even when off: same seed, same scene
         self.variation.active &= vary
@@ -139,7 +150,10 @@ class FaceSet:
         out = cv2.blendLinear(inked, paper, ink, 1.0 - ink)
         if self.relief > 0:  # engraving: ink edges catch the light on one side
             step = max(1, 2 >> self.down)
-            dx, dy = int(np.sign(self.light[0]) or 1) * step, int(np.sign(self.light[1]) or 1) * step
+            dx, dy = (
+                int(np.sign(self.light[0]) or 1) * step,
+                int(np.sign(self.light[1]) or 1) * step,
+            )
             edge = (np.roll(ink, (dy, dx), axis=(0, 1)) - ink) * (40 * self.relief)
             out = cv2.add(out, cv2.merge([edge, edge, edge]), dtype=cv2.CV_8U)
         levels = [out]

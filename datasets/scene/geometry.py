@@ -35,8 +35,15 @@ class Camera:
 
     @classmethod
     def look_at(
-        cls, target: np.ndarray, elevation: float, azimuth: float, roll: float, dist: float,
-        f: float, width: int, height: int,
+        cls,
+        target: np.ndarray,
+        elevation: float,
+        azimuth: float,
+        roll: float,
+        dist: float,
+        f: float,
+        width: int,
+        height: int,
     ) -> Camera:
         """A camera `dist` from `target`, `elevation` degrees above the table.
 
@@ -80,7 +87,12 @@ class Camera:
 def _outline(hw: float, hd: float, r: float) -> np.ndarray:
     """Rounded rectangle, counter-clockwise seen from above, (K, 2)."""
     pts = []
-    centres = [(hw - r, hd - r, 0), (-hw + r, hd - r, 90), (-hw + r, -hd + r, 180), (hw - r, -hd + r, 270)]
+    centres = [
+        (hw - r, hd - r, 0),
+        (-hw + r, hd - r, 90),
+        (-hw + r, -hd + r, 180),
+        (hw - r, -hd + r, 270),
+    ]
     for cx, cy, a0 in centres:
         for k in range(ARC_STEPS + 1):
             a = np.radians(a0 + 90 * k / ARC_STEPS)
@@ -95,11 +107,20 @@ NORMALS = np.column_stack([_edge[:, 1], -_edge[:, 0]])
 NORMALS /= np.linalg.norm(NORMALS, axis=1, keepdims=True)
 # face plate corners in local coordinates: top-left, top-right, bottom-right, bottom-left
 FACE_QUAD = np.array(
-    [(-TILE_W / 2 + BEVEL, TILE_D / 2 - BEVEL), (TILE_W / 2 - BEVEL, TILE_D / 2 - BEVEL),
-     (TILE_W / 2 - BEVEL, -TILE_D / 2 + BEVEL), (-TILE_W / 2 + BEVEL, -TILE_D / 2 + BEVEL)]
+    [
+        (-TILE_W / 2 + BEVEL, TILE_D / 2 - BEVEL),
+        (TILE_W / 2 - BEVEL, TILE_D / 2 - BEVEL),
+        (TILE_W / 2 - BEVEL, -TILE_D / 2 + BEVEL),
+        (-TILE_W / 2 + BEVEL, -TILE_D / 2 + BEVEL),
+    ]
 )
 FULL_QUAD = np.array(
-    [(-TILE_W / 2, TILE_D / 2), (TILE_W / 2, TILE_D / 2), (TILE_W / 2, -TILE_D / 2), (-TILE_W / 2, -TILE_D / 2)]
+    [
+        (-TILE_W / 2, TILE_D / 2),
+        (TILE_W / 2, TILE_D / 2),
+        (TILE_W / 2, -TILE_D / 2),
+        (-TILE_W / 2, -TILE_D / 2),
+    ]
 )
 
 
@@ -133,8 +154,13 @@ def shade(normal: np.ndarray, light: np.ndarray, ambient: float) -> float:
     return ambient + (1 - ambient) * max(0.0, float(normal @ light))
 
 
-def _fill_quads(img: np.ndarray, quads: np.ndarray, colours: np.ndarray, mask: np.ndarray | None,
-                mask_value: int) -> None:
+def _fill_quads(
+    img: np.ndarray,
+    quads: np.ndarray,
+    colours: np.ndarray,
+    mask: np.ndarray | None,
+    mask_value: int,
+) -> None:
     polys = np.round(quads * 16).astype(np.int32)
     for poly, col in zip(polys, colours.tolist(), strict=True):
         cv2.fillConvexPoly(img, poly, col, cv2.LINE_AA, 4)
@@ -143,8 +169,13 @@ def _fill_quads(img: np.ndarray, quads: np.ndarray, colours: np.ndarray, mask: n
 
 
 def _ring(
-    cam: Camera, lo: np.ndarray, hi: np.ndarray, normals: np.ndarray, colour: np.ndarray,
-    light: np.ndarray, ambient: float,
+    cam: Camera,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    normals: np.ndarray,
+    colour: np.ndarray,
+    light: np.ndarray,
+    ambient: float,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Visible quads between two outlines (world points) and their shaded colours."""
     nxt = np.roll(np.arange(len(lo)), -1)
@@ -157,31 +188,54 @@ def _ring(
 
 
 def draw_side_walls(
-    img: np.ndarray, top_mask: np.ndarray, cam: Camera, mesh: TileMesh,
-    layers: list[tuple[float, float, np.ndarray]], light: np.ndarray, ambient: float,
+    img: np.ndarray,
+    top_mask: np.ndarray,
+    cam: Camera,
+    mesh: TileMesh,
+    layers: list[tuple[float, float, np.ndarray]],
+    light: np.ndarray,
+    ambient: float,
 ) -> None:
     """Visible side quads of every (z0, z1, colour) layer."""
     normals = mesh.normals()
     for z0, z1, colour in layers:
-        quads, cols = _ring(cam, mesh.points(OUTLINE, z0), mesh.points(OUTLINE, z1), normals,
-                            colour, light, ambient)
+        quads, cols = _ring(
+            cam, mesh.points(OUTLINE, z0), mesh.points(OUTLINE, z1), normals, colour, light, ambient
+        )
         _fill_quads(img, quads, cols, top_mask, 0)
 
 
 def draw_bevel(
-    img: np.ndarray, cam: Camera, mesh: TileMesh, z_top: float, colour: np.ndarray,
-    light: np.ndarray, ambient: float,
+    img: np.ndarray,
+    cam: Camera,
+    mesh: TileMesh,
+    z_top: float,
+    colour: np.ndarray,
+    light: np.ndarray,
+    ambient: float,
 ) -> None:
     """The rounded top edge as a ring of quads tilted 45 degrees."""
     normals = mesh.normals() * 0.7071 + np.array([0, 0, 0.7071])
-    quads, cols = _ring(cam, mesh.points(OUTLINE, z_top - BEVEL), mesh.points(INNER, z_top), normals,
-                        colour, light, ambient)
+    quads, cols = _ring(
+        cam,
+        mesh.points(OUTLINE, z_top - BEVEL),
+        mesh.points(INNER, z_top),
+        normals,
+        colour,
+        light,
+        ambient,
+    )
     _fill_quads(img, quads, cols, None, 0)
 
 
 def warp_face(
-    img: np.ndarray, top_mask: np.ndarray, cam: Camera, mesh: TileMesh, z_top: float,
-    mips: list[np.ndarray], gain: float,
+    img: np.ndarray,
+    top_mask: np.ndarray,
+    cam: Camera,
+    mesh: TileMesh,
+    z_top: float,
+    mips: list[np.ndarray],
+    gain: float,
 ) -> None:
     """Warp the face texture onto the tile's top, clipped to its rounded outline."""
     dst = cam.project(mesh.points(FACE_QUAD, z_top)).astype(np.float32)
@@ -200,8 +254,9 @@ def warp_face(
     th, tw = tex.shape[:2]
     src = np.float32([[0, 0], [tw, 0], [tw, th], [0, th]])
     hmat = cv2.getPerspectiveTransform(src, dst - np.float32([x1, y1]))
-    patch = cv2.warpPerspective(tex, hmat, (x2 - x1, y2 - y1), flags=cv2.INTER_LINEAR,
-                                borderMode=cv2.BORDER_REPLICATE)
+    patch = cv2.warpPerspective(
+        tex, hmat, (x2 - x1, y2 - y1), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
     mask = np.zeros((y2 - y1, x2 - x1), np.uint8)
     cv2.fillConvexPoly(mask, np.round((poly - (x1, y1)) * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
     roi = img[y1:y2, x1:x2]
@@ -211,7 +266,11 @@ def warp_face(
 
 
 def fill_top(
-    img: np.ndarray, top_mask: np.ndarray, cam: Camera, mesh: TileMesh, z_top: float,
+    img: np.ndarray,
+    top_mask: np.ndarray,
+    cam: Camera,
+    mesh: TileMesh,
+    z_top: float,
     colour: np.ndarray,
 ) -> None:
     """A plain top (the back of a face-down tile)."""
@@ -222,10 +281,20 @@ def fill_top(
 
 def label_geometry(cam: Camera, mesh: TileMesh) -> tuple[list[float], list[list[float]]]:
     """Axis-aligned box of the whole body and the face's four corners (TL, TR, BR, BL)."""
-    body = np.vstack([mesh.points(OUTLINE, 0.0), mesh.points(OUTLINE, TILE_T - BEVEL),
-                      mesh.points(INNER, TILE_T)])
+    body = np.vstack(
+        [
+            mesh.points(OUTLINE, 0.0),
+            mesh.points(OUTLINE, TILE_T - BEVEL),
+            mesh.points(INNER, TILE_T),
+        ]
+    )
     pts = cam.project(body)
-    box = [float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max())]
+    box = [
+        float(pts[:, 0].min()),
+        float(pts[:, 1].min()),
+        float(pts[:, 0].max()),
+        float(pts[:, 1].max()),
+    ]
     corners = cam.project(mesh.points(FULL_QUAD, TILE_T))
     return box, [[float(x), float(y)] for x, y in corners]
 

@@ -25,7 +25,9 @@ FLOWERS = tuple(f"{n}f" for n in range(1, 9))
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
 
-def _pick_set(rng: np.random.Generator, counts: Counter, allowed: set[int]) -> tuple[str, int] | None:
+def _pick_set(
+    rng: np.random.Generator, counts: Counter, allowed: set[int]
+) -> tuple[str, int] | None:
     """A chow (by its lowest tile) or pung that still fits the tile counts."""
     for _ in range(50):
         if rng.random() < 0.55:
@@ -66,7 +68,9 @@ def _standard(rng: np.random.Generator, allowed: set[int], mix: str = "plain") -
             if not exposed or rng.random() < 0.3:
                 melds.append(Meld(MeldKind.KONG, t, 0))
             else:
-                melds.append(Meld(MeldKind.KONG, t, int(rng.integers(1, 4)), bool(rng.random() < promoted_p)))
+                melds.append(
+                    Meld(MeldKind.KONG, t, int(rng.integers(1, 4)), bool(rng.random() < promoted_p))
+                )
         elif not exposed:
             concealed += [t, t + 1, t + 2] if kind == "chow" else [t] * 3
         elif kind == "chow":
@@ -143,7 +147,9 @@ def _meld_tiles(rng: np.random.Generator, meld: Meld) -> list[dict]:
         side = 1 if n == 3 or rng.random() < 0.5 else 2
     spec[side]["sideways"] = True
     if meld.kind is MeldKind.KONG and meld.promoted:
-        spec.insert(side + 1, {"code": codes[0], "sideways": True, "face_down": False, "stacked": True})
+        spec.insert(
+            side + 1, {"code": codes[0], "sideways": True, "face_down": False, "stacked": True}
+        )
     return spec
 
 
@@ -168,7 +174,10 @@ def hand_layout(rng: np.random.Generator, hand: Hand, flowers: list[str]) -> Lay
     where = rng.choice(["right", "front", "left"], p=[0.5, 0.35, 0.15])
     meld_specs = [_meld_tiles(rng, m) for m in hand.melds]
     meld_width = sum(
-        sum(TILE_D if s["sideways"] and not s["stacked"] else (0 if s["stacked"] else TILE_W) for s in spec)
+        sum(
+            TILE_D if s["sideways"] and not s["stacked"] else (0 if s["stacked"] else TILE_W)
+            for s in spec
+        )
         + gap * len(spec)
         + 0.4
         for spec in meld_specs
@@ -185,18 +194,34 @@ def hand_layout(rng: np.random.Generator, hand: Hand, flowers: list[str]) -> Lay
             if s["stacked"]:
                 below = tiles[-1]
                 tiles.append(
-                    Placement(s["code"], below.x, below.y, 90.0, sideways=True, level=1, group=f"meld{mi}")
+                    Placement(
+                        s["code"], below.x, below.y, 90.0, sideways=True, level=1, group=f"meld{mi}"
+                    )
                 )
                 continue
             if s["sideways"]:
                 angle = 90.0 if rng.random() < 0.85 else 270.0
                 tiles.append(
-                    Placement(s["code"], mx + TILE_D / 2, my + TILE_W / 2, angle, sideways=True, group=f"meld{mi}")
+                    Placement(
+                        s["code"],
+                        mx + TILE_D / 2,
+                        my + TILE_W / 2,
+                        angle,
+                        sideways=True,
+                        group=f"meld{mi}",
+                    )
                 )
                 mx += TILE_D + gap
             else:
                 tiles.append(
-                    Placement(s["code"], mx + TILE_W / 2, my + TILE_D / 2, 0.0, s["face_down"], group=f"meld{mi}")
+                    Placement(
+                        s["code"],
+                        mx + TILE_W / 2,
+                        my + TILE_D / 2,
+                        0.0,
+                        s["face_down"],
+                        group=f"meld{mi}",
+                    )
                 )
                 mx += TILE_W + gap
         mx += float(rng.uniform(0.2, 0.8))

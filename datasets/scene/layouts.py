@@ -33,8 +33,14 @@ def grid_layout(rng: _RNG, available: list[str]) -> Layout:
         jitter = rng.normal(0, 0.03, 2)
         angle = (180.0 if flip else 0.0) + float(rng.normal(0, 1.5))
         layout.tiles.append(
-            Placement(code, c * (TILE_W + gx) + jitter[0], -r * (TILE_D + gy) + jitter[1], angle, down,
-                      group="grid")
+            Placement(
+                code,
+                c * (TILE_W + gx) + jitter[0],
+                -r * (TILE_D + gy) + jitter[1],
+                angle,
+                down,
+                group="grid",
+            )
         )
     return layout
 
@@ -50,7 +56,9 @@ def row_layout(rng: _RNG, available: list[str]) -> Layout:
             side = rng.random() < 0.06
             w = TILE_D if side else TILE_W
             y = -r * (TILE_D + 0.5) + ((TILE_W if side else TILE_D) / 2)
-            layout.tiles.append(Placement(code, x + w / 2, y, 90.0 if side else 0.0, down, side, group="row"))
+            layout.tiles.append(
+                Placement(code, x + w / 2, y, 90.0 if side else 0.0, down, side, group="row")
+            )
             x += w + float(rng.uniform(0, 0.04))
     return layout
 

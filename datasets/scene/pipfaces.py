@@ -35,8 +35,7 @@ DOTS: dict[int, list[tuple[float, float]]] = {
     4: [(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)],
     5: [(0.22, 0.2), (0.78, 0.2), (0.5, 0.5), (0.22, 0.8), (0.78, 0.8)],
     6: [(0.3, y) for y in (0.15, 0.5, 0.85)] + [(0.7, y) for y in (0.15, 0.5, 0.85)],
-    7: [(0.18, 0.1), (0.5, 0.22), (0.82, 0.34)]
-    + [(x, y) for y in (0.62, 0.9) for x in (0.3, 0.7)],
+    7: [(0.18, 0.1), (0.5, 0.22), (0.82, 0.34)] + [(x, y) for y in (0.62, 0.9) for x in (0.3, 0.7)],
     8: [(x, y) for y in (0.12, 0.37, 0.63, 0.88) for x in (0.3, 0.7)],
     9: [(x, y) for y in (0.17, 0.5, 0.83) for x in (0.18, 0.5, 0.82)],
 }
@@ -104,7 +103,9 @@ class _Design:
             h = max(2, r // 3)
             cv2.rectangle(face, (c[0] - h, c[1] - h), (c[0] + h, c[1] + h), PAPER, -1)
 
-    def draw_stick(self, face: np.ndarray, c: tuple[int, int], w: int, h: int, angle: float, ink) -> None:
+    def draw_stick(
+        self, face: np.ndarray, c: tuple[int, int], w: int, h: int, angle: float, ink
+    ) -> None:
         canvas = np.zeros((2 * h + 4, 2 * h + 4), np.uint8)
         x0, y0 = h + 2 - w // 2, h + 2 - h // 2
         if self.stick == 2:

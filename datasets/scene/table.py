@@ -16,8 +16,18 @@ TEX = 480  # texture pixels along the longer side of the visible table
 MAX_REACH = 40.0  # tile widths from the picture's centre that get a table texture
 
 FELT_COLOURS = [  # BGR
-    (60, 130, 40), (50, 110, 30), (90, 140, 30), (120, 90, 30), (130, 60, 20), (40, 40, 140),
-    (60, 60, 60), (35, 35, 35), (100, 100, 100), (150, 150, 150), (70, 30, 110), (40, 120, 120),
+    (60, 130, 40),
+    (50, 110, 30),
+    (90, 140, 30),
+    (120, 90, 30),
+    (130, 60, 20),
+    (40, 40, 140),
+    (60, 60, 60),
+    (35, 35, 35),
+    (100, 100, 100),
+    (150, 150, 150),
+    (70, 30, 110),
+    (40, 120, 120),
 ]
 WOOD_COLOURS = [(70, 120, 170), (40, 80, 130), (110, 160, 200), (30, 50, 80), (150, 190, 220)]
 
@@ -31,7 +41,9 @@ def _noise(rng: np.random.Generator, shape: tuple[int, int], cell: float) -> np.
 
 
 def _felt(rng, shape, ppu):
-    base = np.array(FELT_COLOURS[rng.integers(len(FELT_COLOURS))], np.float32) * rng.uniform(0.75, 1.25)
+    base = np.array(FELT_COLOURS[rng.integers(len(FELT_COLOURS))], np.float32) * rng.uniform(
+        0.75, 1.25
+    )
     blotch = _noise(rng, shape, 3 * ppu) * rng.uniform(0.03, 0.1)
     grain = rng.normal(0, rng.uniform(0.02, 0.06), shape).astype(np.float32)
     return base * (1 + blotch + grain)[..., None]
@@ -39,13 +51,22 @@ def _felt(rng, shape, ppu):
 
 def _wood(rng, shape, ppu):
     """Planks along x: long fibre streaks, slow growth rings, darker seams."""
-    base = np.array(WOOD_COLOURS[rng.integers(len(WOOD_COLOURS))], np.float32) * rng.uniform(0.85, 1.2)
+    base = np.array(WOOD_COLOURS[rng.integers(len(WOOD_COLOURS))], np.float32) * rng.uniform(
+        0.85, 1.2
+    )
     h, w = shape
     # fibres: noise stretched along the planks
-    fib = rng.uniform(-1, 1, (max(2, int(h / max(ppu * 0.04, 1))), max(2, int(w / (ppu * 2.5)) + 2)))
+    fib = rng.uniform(
+        -1, 1, (max(2, int(h / max(ppu * 0.04, 1))), max(2, int(w / (ppu * 2.5)) + 2))
+    )
     fibres = cv2.resize(fib.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
-    rings = cv2.resize(rng.uniform(-1, 1, (max(2, int(h / (ppu * 0.4))), max(2, int(w / (ppu * 6)) + 2)))
-                       .astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+    rings = cv2.resize(
+        rng.uniform(-1, 1, (max(2, int(h / (ppu * 0.4))), max(2, int(w / (ppu * 6)) + 2))).astype(
+            np.float32
+        ),
+        (w, h),
+        interpolation=cv2.INTER_CUBIC,
+    )
     plank_w = rng.uniform(3, 8) * ppu
     rows = np.arange(h, dtype=np.float32)[:, None]
     plank = np.floor(rows / plank_w)
@@ -56,7 +77,9 @@ def _wood(rng, shape, ppu):
 
 
 def _cloth(rng, shape, ppu):
-    base = np.array(FELT_COLOURS[rng.integers(len(FELT_COLOURS))], np.float32) * rng.uniform(0.8, 1.3)
+    base = np.array(FELT_COLOURS[rng.integers(len(FELT_COLOURS))], np.float32) * rng.uniform(
+        0.8, 1.3
+    )
     h, w = shape
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     period = rng.uniform(0.08, 0.25) * ppu
@@ -77,7 +100,7 @@ def _pattern(rng, shape, ppu):
     v = (-xx * np.sin(theta) + yy * np.cos(theta)) / period
     style = rng.integers(3)
     if style == 0:
-        m = ((np.floor(u) + np.floor(v)) % 2)
+        m = (np.floor(u) + np.floor(v)) % 2
     elif style == 1:
         m = (u % 1.0 < 0.35).astype(np.float32) + (v % 1.0 < 0.1).astype(np.float32)
         m = np.clip(m, 0, 1)
@@ -104,11 +127,19 @@ def visible_table(cam: Camera) -> tuple[float, float, float, float]:
     centre = cam.table_point(cam.cx, cam.cy)
     if centre is not None:  # near the horizon the table runs far away: keep a sane part
         arr = np.clip(arr, centre[:2] - MAX_REACH, centre[:2] + MAX_REACH)
-    return float(arr[:, 0].min()), float(arr[:, 1].min()), float(arr[:, 0].max()), float(arr[:, 1].max())
+    return (
+        float(arr[:, 0].min()),
+        float(arr[:, 1].min()),
+        float(arr[:, 0].max()),
+        float(arr[:, 1].max()),
+    )
 
 
 def _table_edge(
-    rng: np.random.Generator, tex: np.ndarray, origin: tuple[float, float], ppu: float,
+    rng: np.random.Generator,
+    tex: np.ndarray,
+    origin: tuple[float, float],
+    ppu: float,
     keep_in: tuple[float, float, float, float],
 ) -> np.ndarray:
     """Turn the texture into a square table with a wooden frame and the floor beyond.
@@ -127,7 +158,9 @@ def _table_edge(
     out_d = np.maximum(np.abs(xs[None, :] - cx), np.abs(ys[:, None] - cy)) - half
     if out_d.max() <= 0:
         return tex
-    wood = np.array(WOOD_COLOURS[rng.integers(len(WOOD_COLOURS))], np.float32) * rng.uniform(0.7, 1.1)
+    wood = np.array(WOOD_COLOURS[rng.integers(len(WOOD_COLOURS))], np.float32) * rng.uniform(
+        0.7, 1.1
+    )
     ramp = np.clip(out_d / rim, 0, 1)[..., None]
     frame = wood * (1.15 - 0.5 * ramp) * (1 + 0.05 * _noise(rng, (h, w), 0.3 * ppu)[..., None])
     floor_kind = str(rng.choice(["wood", "felt", "pattern"]))
@@ -144,8 +177,11 @@ def _table_edge(
 def _fill_beyond_horizon(img: np.ndarray, cam: Camera, rng: np.random.Generator) -> None:
     """Paint a wall where the camera looks above the table's horizon."""
     r = cam.rot[:, 2]  # z component of a pixel's ray, linear in (u, v)
-    corners = [r[0] * (u - cam.cx) / cam.f + r[1] * (v - cam.cy) / cam.f + r[2]
-               for u in (0, cam.width) for v in (0, cam.height)]
+    corners = [
+        r[0] * (u - cam.cx) / cam.f + r[1] * (v - cam.cy) / cam.f + r[2]
+        for u in (0, cam.width)
+        for v in (0, cam.height)
+    ]
     if max(corners) < -0.03:
         return
     u = (np.arange(cam.width, dtype=np.float32) - cam.cx) / cam.f
@@ -158,7 +194,9 @@ def _fill_beyond_horizon(img: np.ndarray, cam: Camera, rng: np.random.Generator)
 
 
 def render_table(
-    rng: np.random.Generator, cam: Camera, keep_in: tuple[float, float, float, float] | None = None,
+    rng: np.random.Generator,
+    cam: Camera,
+    keep_in: tuple[float, float, float, float] | None = None,
     surface: str | None = None,
 ) -> tuple[np.ndarray, str]:
     """The table as seen by the camera (BGR uint8) and the surface kind used.
@@ -177,8 +215,9 @@ def render_table(
         tex = _table_edge(rng, tex, (x1, y1), ppu, keep_in)
     to_world = np.array([[1 / ppu, 0, x1], [0, 1 / ppu, y1], [0, 0, 1]])
     hmat = cam.plane_homography() @ to_world
-    img = cv2.warpPerspective(tex, hmat, (cam.width, cam.height), flags=cv2.INTER_LINEAR,
-                              borderMode=cv2.BORDER_REFLECT)
+    img = cv2.warpPerspective(
+        tex, hmat, (cam.width, cam.height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+    )
     _fill_beyond_horizon(img, cam, rng)
     return img, surface
 
@@ -195,7 +234,10 @@ def in_front(cam: Camera, world: np.ndarray) -> np.ndarray | None:
 
 
 def draw_clutter(
-    img: np.ndarray, rng: np.random.Generator, cam: Camera, keep_out: tuple[float, float, float, float],
+    img: np.ndarray,
+    rng: np.random.Generator,
+    cam: Camera,
+    keep_out: tuple[float, float, float, float],
 ) -> None:
     """Objects near the tiles: score sheets, a phone, coins, chips, a tray edge.
 
@@ -205,8 +247,13 @@ def draw_clutter(
     kx1, ky1, kx2, ky2 = keep_out
     for _ in range(int(rng.integers(0, 5))):
         kind = rng.choice(["paper", "phone", "coin", "chip", "bar"])
-        w, d = {"paper": (7, 10), "phone": (2.5, 5), "coin": (0.8, 0.8), "chip": (1.2, 0.3),
-                "bar": (30, 1.5)}[kind]
+        w, d = {
+            "paper": (7, 10),
+            "phone": (2.5, 5),
+            "coin": (0.8, 0.8),
+            "chip": (1.2, 0.3),
+            "bar": (30, 1.5),
+        }[kind]
         for _try in range(10):
             cx, cy = rng.uniform(vx1, vx2), rng.uniform(vy1, vy2)
             r = max(w, d) / 2
@@ -223,9 +270,11 @@ def draw_clutter(
         world = np.column_stack([corners @ rot.T + (cx, cy), np.zeros(len(corners))])
         px = in_front(cam, world)
         colour = {
-            "paper": rng.uniform(215, 250, 3), "phone": rng.uniform(10, 40, 3),
+            "paper": rng.uniform(215, 250, 3),
+            "phone": rng.uniform(10, 40, 3),
             "coin": rng.uniform(90, 190) * np.array([0.6, 0.8, 1.0]),
-            "chip": rng.uniform(30, 230, 3), "bar": rng.uniform(30, 200) * np.array([0.6, 0.8, 1.0]),
+            "chip": rng.uniform(30, 230, 3),
+            "bar": rng.uniform(30, 200) * np.array([0.6, 0.8, 1.0]),
         }[kind]
         if px is None:
             continue
@@ -235,24 +284,46 @@ def draw_clutter(
                 yy = -d / 2 + d * k / 12
                 seg = np.array([(-w / 2 + 0.3, yy), (w / 2 - 0.3, yy)]) @ rot.T + (cx, cy)
                 p = cam.project(np.column_stack([seg, np.zeros(2)]))
-                cv2.line(img, tuple(np.round(p[0]).astype(int)), tuple(np.round(p[1]).astype(int)),
-                         (160, 140, 120), 1, cv2.LINE_AA)
+                cv2.line(
+                    img,
+                    tuple(np.round(p[0]).astype(int)),
+                    tuple(np.round(p[1]).astype(int)),
+                    (160, 140, 120),
+                    1,
+                    cv2.LINE_AA,
+                )
 
 
 def draw_tray(
-    img: np.ndarray, rng: np.random.Generator, cam: Camera, bounds: tuple[float, float, float, float],
+    img: np.ndarray,
+    rng: np.random.Generator,
+    cam: Camera,
+    bounds: tuple[float, float, float, float],
 ) -> None:
     """A shallow box under a grid of tiles, as sets are often photographed in their case."""
     x1, y1, x2, y2 = bounds
     pad = float(rng.uniform(0.0, 0.4))
     wall = float(rng.uniform(0.3, 0.8))
-    colour = np.array(rng.choice([(30, 30, 30), (45, 40, 35), (60, 90, 120), (40, 40, 110)]), np.float32)
+    colour = np.array(
+        rng.choice([(30, 30, 30), (45, 40, 35), (60, 90, 120), (40, 40, 110)]), np.float32
+    )
     colour *= rng.uniform(0.8, 1.2)
     # the bounds are padded by one tile depth around the tile centres already
-    inner = np.array([(x1 + 0.6 - pad, y1 + 0.6 - pad), (x2 - 0.6 + pad, y1 + 0.6 - pad),
-                      (x2 - 0.6 + pad, y2 - 0.6 + pad), (x1 + 0.6 - pad, y2 - 0.6 + pad)])
+    inner = np.array(
+        [
+            (x1 + 0.6 - pad, y1 + 0.6 - pad),
+            (x2 - 0.6 + pad, y1 + 0.6 - pad),
+            (x2 - 0.6 + pad, y2 - 0.6 + pad),
+            (x1 + 0.6 - pad, y2 - 0.6 + pad),
+        ]
+    )
     outer = inner + np.array([(-wall, -wall), (wall, -wall), (wall, wall), (-wall, wall)])
     for quad, tone in ((outer, 1.5), (inner, 1.0)):
         pts = cam.project(np.column_stack([quad, np.zeros(4)]))
-        cv2.fillConvexPoly(img, np.round(pts * 16).astype(np.int32), np.clip(colour * tone, 0, 255).tolist(),
-                           cv2.LINE_AA, 4)
+        cv2.fillConvexPoly(
+            img,
+            np.round(pts * 16).astype(np.int32),
+            np.clip(colour * tone, 0, 255).tolist(),
+            cv2.LINE_AA,
+            4,
+        )

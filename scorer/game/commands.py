@@ -73,13 +73,19 @@ def _hand_from_args(args: argparse.Namespace) -> dict[str, Any]:
     hand: dict[str, Any]
     if args.draw:
         if args.winner or args.discarder or args.fans is not None or args.self_drawn:
-            raise ScoreError("bad_hand", "--draw takes no --winner, --discarder, --fans or --self-drawn")
+            raise ScoreError(
+                "bad_hand", "--draw takes no --winner, --discarder, --fans or --self-drawn"
+            )
         hand = {"result": "draw"}
     else:
         if not args.winner:
             raise ScoreError("missing_field", "give --winner NAME (and --fans N), or --draw")
-        hand = {"result": "win", "winner": args.winner, "self_drawn": args.self_drawn,
-                "fans": args.fans}
+        hand = {
+            "result": "win",
+            "winner": args.winner,
+            "self_drawn": args.self_drawn,
+            "fans": args.fans,
+        }
         if args.discarder:
             hand["discarder"] = args.discarder
     if args.penalty:
@@ -90,6 +96,7 @@ def _hand_from_args(args: argparse.Namespace) -> dict[str, Any]:
 
 
 # ----- subcommand bodies ----------------------------------------------------
+
 
 def cmd_replay(args: argparse.Namespace) -> None:
     sheet = replay(_read_json(args.game))
@@ -102,13 +109,19 @@ def cmd_replay(args: argparse.Namespace) -> None:
 def cmd_new(args: argparse.Namespace) -> None:
     store = _store(args)
     game_id = store.create_game(
-        args.players, name=args.name, tournament=args.tournament, session=args.session,
-        table=args.table, who=args.by,
+        args.players,
+        name=args.name,
+        tournament=args.tournament,
+        session=args.session,
+        table=args.table,
+        who=args.by,
     )
     for spec in args.team or []:
         player, sep, team = spec.partition("=")
         if not sep or player not in args.players:
-            raise ScoreError("bad_team", f"--team must read PLAYER=TEAM for a player of this game: {spec!r}")
+            raise ScoreError(
+                "bad_team", f"--team must read PLAYER=TEAM for a player of this game: {spec!r}"
+            )
         store.set_team(args.tournament, player, team)
     print(f"game {game_id}: {', '.join(args.players)}")
 
@@ -164,9 +177,11 @@ def cmd_show(args: argparse.Namespace) -> None:
     if args.audit:
         for a in store.audit_trail(args.game_id):
             hand = f" hand {a['hand']}" if a["hand"] else ""
-            print(f"{a['at']} {a['who'] or '-'} {a['action']}{hand}: "
-                  f"{json.dumps(a['old'], ensure_ascii=False)} -> "
-                  f"{json.dumps(a['new'], ensure_ascii=False)}")
+            print(
+                f"{a['at']} {a['who'] or '-'} {a['action']}{hand}: "
+                f"{json.dumps(a['old'], ensure_ascii=False)} -> "
+                f"{json.dumps(a['new'], ensure_ascii=False)}"
+            )
 
 
 def cmd_list(args: argparse.Namespace) -> None:
@@ -179,8 +194,9 @@ def cmd_list(args: argparse.Namespace) -> None:
         return
     rows = [["id", "hands", "players", "name", "tournament"]]
     for g in games:
-        rows.append([str(g["id"]), f"{g['hands']}/16", ", ".join(g["players"]), g["name"],
-                     g["tournament"]])
+        rows.append(
+            [str(g["id"]), f"{g['hands']}/16", ", ".join(g["players"]), g["name"], g["tournament"]]
+        )
     print(text.table(rows, right={0}))
 
 
@@ -190,8 +206,9 @@ def cmd_export(args: argparse.Namespace) -> None:
 
 def cmd_import(args: argparse.Namespace) -> None:
     game = csvio.csv_to_game(_read(args.csv), check=not args.no_check)
-    game_id = _store(args).import_game(game, who=args.by, name=args.name,
-                                       tournament=args.tournament)
+    game_id = _store(args).import_game(
+        game, who=args.by, name=args.name, tournament=args.tournament
+    )
     print(f"game {game_id}: imported {len(game['hands'])} hands")
 
 
@@ -220,6 +237,7 @@ def cmd_rankings(args: argparse.Namespace) -> None:
 
 # ----- argument parsing -----------------------------------------------------
 
+
 def _run(func: Callable[[argparse.Namespace], None]) -> Callable[[argparse.Namespace], int]:
     def wrapped(args: argparse.Namespace) -> int:
         try:
@@ -241,20 +259,29 @@ def _hand_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--self-drawn", action="store_true", help="won by self-draw (自摸)")
     p.add_argument("--fans", type=int, help="the winner's total fans, flowers included")
     p.add_argument("--draw", action="store_true", help="nobody won (荒牌)")
-    p.add_argument("--penalty", action="append", metavar="PLAYER:KIND[:POINTS]",
-                   help="wrong_win (错和), false_win (诈和) or deduction:POINTS (罚分); repeatable")
+    p.add_argument(
+        "--penalty",
+        action="append",
+        metavar="PLAYER:KIND[:POINTS]",
+        help="wrong_win (错和), false_win (诈和) or deduction:POINTS (罚分); repeatable",
+    )
     p.add_argument("--hand", help="the winning hand in the notation, kept on the sheet")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add `mcr game` and its subcommands."""
-    game = subparsers.add_parser("game", help="game sheet, database of games, rankings",
-                                 description="Keep the score sheet of MCR games.")
+    game = subparsers.add_parser(
+        "game",
+        help="game sheet, database of games, rankings",
+        description="Keep the score sheet of MCR games.",
+    )
     sub = game.add_subparsers(dest="game_command", metavar="SUBCOMMAND", required=True)
     db = argparse.ArgumentParser(add_help=False)
-    db.add_argument("--db", metavar="PATH",
-                    help="database file (default $MCR_DATA_DIR/mcr.sqlite3 or "
-                         "~/.local/share/mcr/mcr.sqlite3)")
+    db.add_argument(
+        "--db",
+        metavar="PATH",
+        help="database file (default $MCR_DATA_DIR/mcr.sqlite3 or ~/.local/share/mcr/mcr.sqlite3)",
+    )
     who = argparse.ArgumentParser(add_help=False)
     who.add_argument("--by", default="", metavar="NAME", help="who makes the change (audit trail)")
 
@@ -287,8 +314,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _hand_options(p)
     p.set_defaults(func=_run(cmd_edit))
 
-    p = sub.add_parser("late", parents=[db, who],
-                        help="lateness penalty: 10 points up to 10 minutes, 20 up to 15")
+    p = sub.add_parser(
+        "late", parents=[db, who], help="lateness penalty: 10 points up to 10 minutes, 20 up to 15"
+    )
     p.add_argument("game_id", type=int)
     p.add_argument("player")
     p.add_argument("minutes", type=float, help="minutes late after the start was announced")
@@ -314,15 +342,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("csv", metavar="SHEET.csv", help="as written by export ('-' for stdin)")
     p.add_argument("--name", default="")
     p.add_argument("--tournament", default="")
-    p.add_argument("--no-check", action="store_true",
-                   help="do not compare the players' point columns with the results")
+    p.add_argument(
+        "--no-check",
+        action="store_true",
+        help="do not compare the players' point columns with the results",
+    )
     p.set_defaults(func=_run(cmd_import))
 
     p = sub.add_parser("rankings", parents=[db], help="individual or team rankings")
     p.add_argument("--tournament", help="only the games of this tournament (and its teams)")
     p.add_argument("--teams", action="store_true", help="rank the teams")
-    p.add_argument("--file", metavar="TOURNAMENT.json",
-                   help="rank a tournament given as JSON instead of the database")
+    p.add_argument(
+        "--file",
+        metavar="TOURNAMENT.json",
+        help="rank a tournament given as JSON instead of the database",
+    )
     p.add_argument("--csv", action="store_true", help="print CSV")
     p.add_argument("-o", "--output", help="with --csv: write to this file")
     p.add_argument("--json", action="store_true")

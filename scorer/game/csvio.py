@@ -17,8 +17,18 @@ from scorer.game.replay import replay
 from scorer.game.tournament import Standing
 
 RESULT_COLUMNS = (
-    "hand", "round_wind", "dealer", "result", "winner", "discarder", "self_drawn", "fans",
-    "flowers", "penalties", "tiles", "note",
+    "hand",
+    "round_wind",
+    "dealer",
+    "result",
+    "winner",
+    "discarder",
+    "self_drawn",
+    "fans",
+    "flowers",
+    "penalties",
+    "tiles",
+    "note",
 )
 TOTAL_ROW = "total"
 POINTS_ROW = "table_points"
@@ -46,7 +56,9 @@ def _parse_penalties(text: str, where: str) -> list[dict[str, Any]]:
         elif len(pieces) >= 2:
             out.append({"player": ":".join(pieces[:-1]), "kind": pieces[-1]})
         else:
-            raise ScoreError("bad_csv", f"{where}: penalty must read PLAYER:KIND[:POINTS]: {part!r}")
+            raise ScoreError(
+                "bad_csv", f"{where}: penalty must read PLAYER:KIND[:POINTS]: {part!r}"
+            )
     return out
 
 
@@ -59,16 +71,26 @@ def sheet_to_csv(sheet: dict[str, Any]) -> str:
     for h in sheet["hands"]:
         writer.writerow(
             [
-                h["number"], h["round_wind"], h["dealer"], h["result"], h.get("winner", ""),
+                h["number"],
+                h["round_wind"],
+                h["dealer"],
+                h["result"],
+                h.get("winner", ""),
                 h.get("discarder", ""),
                 "" if h["result"] == "draw" else ("yes" if h["self_drawn"] else "no"),
-                h.get("fans", ""), h.get("flowers", ""), _format_penalties(h.get("penalties", [])),
-                h.get("hand", ""), h.get("note", ""), *(h["delta"][p] for p in players),
+                h.get("fans", ""),
+                h.get("flowers", ""),
+                _format_penalties(h.get("penalties", [])),
+                h.get("hand", ""),
+                h.get("note", ""),
+                *(h["delta"][p] for p in players),
             ]
         )
     game_pen = _format_penalties(sheet.get("penalties", []))
-    for label, values, pen in ((TOTAL_ROW, sheet["scores"], game_pen),
-                               (POINTS_ROW, sheet["table_points"], "")):
+    for label, values, pen in (
+        (TOTAL_ROW, sheet["scores"], game_pen),
+        (POINTS_ROW, sheet["table_points"], ""),
+    ):
         row = [label] + [""] * (len(RESULT_COLUMNS) - 1)
         row[RESULT_COLUMNS.index("penalties")] = pen
         writer.writerow([*row, *(values[p] for p in players)])
@@ -88,7 +110,9 @@ def _int(value: str, where: str, field: str) -> int:
     try:
         return int(value.strip())
     except ValueError:
-        raise ScoreError("bad_csv", f"{where}: {field} must be a whole number, got {value!r}") from None
+        raise ScoreError(
+            "bad_csv", f"{where}: {field} must be a whole number, got {value!r}"
+        ) from None
 
 
 def csv_to_game(text: str, check: bool = True) -> dict[str, Any]:
@@ -103,7 +127,7 @@ def csv_to_game(text: str, check: bool = True) -> dict[str, Any]:
             "bad_csv", f"the first row must be {','.join(RESULT_COLUMNS)},<four player names>"
         )
     header = rows[0]
-    players = [p.strip() for p in header[len(RESULT_COLUMNS):]]
+    players = [p.strip() for p in header[len(RESULT_COLUMNS) :]]
     col = {name: i for i, name in enumerate(RESULT_COLUMNS)}
     hands: list[dict[str, Any]] = []
     written: list[tuple[int, list[str]]] = []
@@ -136,7 +160,7 @@ def csv_to_game(text: str, check: bool = True) -> dict[str, Any]:
             if row[col[column]].strip():
                 hand[field] = row[col[column]].strip()
         hands.append(hand)
-        written.append((line_no, row[len(RESULT_COLUMNS):len(RESULT_COLUMNS) + len(players)]))
+        written.append((line_no, row[len(RESULT_COLUMNS) : len(RESULT_COLUMNS) + len(players)]))
     game: dict[str, Any] = {"players": players, "hands": hands}
     if game_penalties:
         game["penalties"] = game_penalties

@@ -136,7 +136,9 @@ def normalize_hand(players: list[str], raw: Any, number: int) -> dict[str, Any]:
         if value is None:
             continue
         if not isinstance(value, str) or len(value) > _TEXT_MAX:
-            raise _fail("bad_hand", f"{where}: {field} must be text of at most {_TEXT_MAX} characters")
+            raise _fail(
+                "bad_hand", f"{where}: {field} must be text of at most {_TEXT_MAX} characters"
+            )
         hand[field] = value
     if raw.get("flowers"):
         if result != "win":

@@ -87,9 +87,7 @@ def seating(players: list[str] | tuple[str, ...], hand_index: int) -> Seating:
         raise ScoreError("bad_hand_index", f"a game has hands 1-{HANDS_PER_GAME}")
     rnd, k = divmod(hand_index, HANDS_PER_ROUND)
     positions = round_positions(players)[rnd]
-    seat_winds = {
-        positions[chair]: WINDS[(i - k) % 4] for i, chair in enumerate(WINDS)
-    }
+    seat_winds = {positions[chair]: WINDS[(i - k) % 4] for i, chair in enumerate(WINDS)}
     return Seating(
         hand_index=hand_index,
         round_wind=WINDS[rnd],

@@ -93,7 +93,9 @@ class GameStore:
                     conn.executescript(_SCHEMA)
                     conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except (OSError, sqlite3.Error) as exc:
-            raise ScoreError("db_error", f"cannot open the game database {self.path}: {exc}") from None
+            raise ScoreError(
+                "db_error", f"cannot open the game database {self.path}: {exc}"
+            ) from None
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -135,8 +137,14 @@ class GameStore:
             cur = conn.execute(
                 "INSERT INTO games (name, players, tournament, session, table_no, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
-                (name, json.dumps(players, ensure_ascii=False), tournament, session, str(table),
-                 _now()),
+                (
+                    name,
+                    json.dumps(players, ensure_ascii=False),
+                    tournament,
+                    session,
+                    str(table),
+                    _now(),
+                ),
             )
             game_id = int(cur.lastrowid)
             self._audit(conn, game_id, None, "create", who, None, {"players": players})
@@ -198,8 +206,14 @@ class GameStore:
             rows = conn.execute(query + " ORDER BY g.id DESC", args).fetchall()
         return [
             {
-                "id": r[0], "name": r[1], "players": json.loads(r[2]), "tournament": r[3],
-                "session": r[4], "table": r[5], "created_at": r[6], "hands": r[7],
+                "id": r[0],
+                "name": r[1],
+                "players": json.loads(r[2]),
+                "tournament": r[3],
+                "session": r[4],
+                "table": r[5],
+                "created_at": r[6],
+                "hands": r[7],
                 "complete": r[7] >= rules.HANDS_PER_GAME,
             }
             for r in rows
@@ -220,8 +234,10 @@ class GameStore:
             number = len(game["hands"]) + 1
             if expected is not None and expected != number:
                 raise ScoreError(
-                    "conflict", f"hand {expected} of game {game_id} is already recorded"
-                    if expected < number else f"the next hand of game {game_id} is {number}"
+                    "conflict",
+                    f"hand {expected} of game {game_id} is already recorded"
+                    if expected < number
+                    else f"the next hand of game {game_id} is {number}",
                 )
             if number > rules.HANDS_PER_GAME:
                 raise ScoreError(
@@ -309,13 +325,23 @@ class GameStore:
     # ----- audit and teams ----------------------------------------------
 
     def _audit(
-        self, conn: sqlite3.Connection, game_id: int, seq: int | None, action: str,
-        who: str, old: Any, new: Any,
+        self,
+        conn: sqlite3.Connection,
+        game_id: int,
+        seq: int | None,
+        action: str,
+        who: str,
+        old: Any,
+        new: Any,
     ) -> None:
         conn.execute(
             "INSERT INTO audit (game_id, seq, action, who, at, old, new) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (
-                game_id, seq, action, who or "", _now(),
+                game_id,
+                seq,
+                action,
+                who or "",
+                _now(),
                 None if old is None else json.dumps(old, ensure_ascii=False),
                 None if new is None else json.dumps(new, ensure_ascii=False),
             ),
@@ -331,7 +357,10 @@ class GameStore:
             ).fetchall()
         return [
             {
-                "hand": r["seq"], "action": r["action"], "who": r["who"], "at": r["at"],
+                "hand": r["seq"],
+                "action": r["action"],
+                "who": r["who"],
+                "at": r["at"],
                 "old": json.loads(r["old"]) if r["old"] else None,
                 "new": json.loads(r["new"]) if r["new"] else None,
             }

@@ -54,16 +54,28 @@ def sheet_text(sheet: dict[str, Any]) -> str:
     rows = [["#", "圈", "庄", "result", *players]]
     for h in sheet["hands"]:
         rows.append(
-            [str(h["number"]), _WIND_ZH[h["round_wind"]], h["dealer"], describe(h),
-             *(f"{h['delta'][p]:+d}" if h["delta"][p] else "0" for p in players)]
+            [
+                str(h["number"]),
+                _WIND_ZH[h["round_wind"]],
+                h["dealer"],
+                describe(h),
+                *(f"{h['delta'][p]:+d}" if h["delta"][p] else "0" for p in players),
+            ]
         )
     if sheet.get("penalties"):
         moved = {p: 0 for p in players}
         for pen in sheet["penalties"]:
             paid = penalty_payments(players, pen["player"], pen["kind"], pen.get("points", 0))
             moved = {p: moved[p] + paid[p] for p in players}
-        rows.append(["", "", "", "game: " + penalties_text(sheet["penalties"]),
-                     *(f"{moved[p]:+d}" if moved[p] else "0" for p in players)])
+        rows.append(
+            [
+                "",
+                "",
+                "",
+                "game: " + penalties_text(sheet["penalties"]),
+                *(f"{moved[p]:+d}" if moved[p] else "0" for p in players),
+            ]
+        )
     rows.append(["", "", "", "局分", *(str(sheet["scores"][p]) for p in players)])
     rows.append(["", "", "", "标准分", *(f"{sheet['table_points'][p]:g}" for p in players)])
     out = table(rows, right={0} | set(range(4, 4 + len(players))))
@@ -84,7 +96,14 @@ def ranking_text(standings: list[dict[str, Any]]) -> str:
     rows = [["rank", "name", "team", "标准分", "局分", "best", "games"]]
     for j in standings:
         rows.append(
-            [str(j["rank"]), j["name"], j["team"], f"{j['table_points']:g}", str(j["scores"]),
-             f"{j['best']:g}", str(j["games"])]
+            [
+                str(j["rank"]),
+                j["name"],
+                j["team"],
+                f"{j['table_points']:g}",
+                str(j["scores"]),
+                f"{j['best']:g}",
+                str(j["games"]),
+            ]
         )
     return table(rows, right={0, 3, 4, 5, 6})

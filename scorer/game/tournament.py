@@ -158,9 +158,7 @@ def tournament_rankings(tournament: dict[str, Any]) -> dict[str, Any]:
                         "unknown_player", f"session {s}, table {t}: {p!r} is not registered"
                     )
                 if p in seated:
-                    raise ScoreError(
-                        "bad_tournament", f"session {s}: {p!r} plays at two tables"
-                    )
+                    raise ScoreError("bad_tournament", f"session {s}: {p!r} plays at two tables")
                 seated.add(p)
             sheets.append(sheet)
     has_teams = any(teams.values())

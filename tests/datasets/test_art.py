@@ -18,7 +18,9 @@ from datasets.styles import HELDOUT_STYLES, TRAIN_STYLES
 from scorer.tiles import BACK, CODES
 
 STYLES = available_styles()
-needs_art = pytest.mark.skipif(not STYLES, reason="tile art not installed: python -m datasets.art install")
+needs_art = pytest.mark.skipif(
+    not STYLES, reason="tile art not installed: python -m datasets.art install"
+)
 TOP_DOWN = {"elevation": 90.0, "azimuth": 0.0, "roll": 0.0, "tile_px": 120.0, "fov": 50.0}
 GREY = (128, 128, 128)
 
@@ -26,8 +28,15 @@ GREY = (128, 128, 128)
 def _face_in_picture(style: str, code: str) -> tuple[np.ndarray, np.ndarray]:
     """The drawn face cut out of a top-down picture, and the cached face, same size."""
     layout = Layout(kind="grid", tiles=[Placement(code, 0.0, 0.0, 0.0, code == BACK)])
-    scene = render.render_scene(np.random.default_rng(1), style, 400, layout=layout,
-                                camera=TOP_DOWN, plain=GREY, art_variation=False)
+    scene = render.render_scene(
+        np.random.default_rng(1),
+        style,
+        400,
+        layout=layout,
+        camera=TOP_DOWN,
+        plain=GREY,
+        art_variation=False,
+    )
     corners = np.float32(scene.meta["tiles"][0]["corners"])
     size = (96, 128)
     dst = np.float32([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]])
@@ -80,8 +89,11 @@ def test_every_face_is_rendered(style: str) -> None:
             assert _gray(inner).std() < 12
             continue
         score = _ncc(_gray(inner), _gray(ref))
-        others = [_ncc(_gray(inner), _gray(cv2.resize(f, ref.shape[1::-1], interpolation=cv2.INTER_AREA)))
-                  for c, f in faces.items() if c != code]
+        others = [
+            _ncc(_gray(inner), _gray(cv2.resize(f, ref.shape[1::-1], interpolation=cv2.INTER_AREA)))
+            for c, f in faces.items()
+            if c != code
+        ]
         assert score > 0.3 and score > max(others), f"{style} {code}: drawn face does not match"
 
 

@@ -86,7 +86,7 @@ def test_flag_off_draws_the_art_unchanged() -> None:
             plate = fs.plate("4p")[0]
             h, w = faces["4p"].shape[:2]
             ry, rx = (plate.shape[0] - h) // 2, (plate.shape[1] - w) // 2
-            same = np.array_equal(plate[ry:ry + h, rx:rx + w], faces["4p"])
+            same = np.array_equal(plate[ry : ry + h, rx : rx + w], faces["4p"])
             assert same or vary
             varied += not same
     assert varied >= 5
@@ -96,7 +96,9 @@ def test_scenes_differ_only_in_faces_when_flag_off() -> None:
     differ = 0
     for index in range(6):
         on = render.render_scene(render.scene_rng(7, index), "builtin", 320, "hand")
-        off = render.render_scene(render.scene_rng(7, index), "builtin", 320, "hand", art_variation=False)
+        off = render.render_scene(
+            render.scene_rng(7, index), "builtin", 320, "hand", art_variation=False
+        )
         assert on.meta == off.meta  # same layout, camera and labels
         differ += not np.array_equal(on.image, off.image)
     assert differ >= 2
@@ -122,8 +124,17 @@ def test_bolder_or_thinner_strokes_keep_each_inks_colour(stroke: int) -> None:
     # a set's green and red pips stay green and red when only the stroke weight changes
     green, red = (40, 150, 30), (30, 30, 190)
     face = _painted((246, 246, 246), [green, red])
-    v = dataclasses.replace(_active(0), recolour="none", stroke=stroke, paper=None, scale=1.0,
-                            shear=0.0, wobble=0.0, focus=0.0, mark=False)
+    v = dataclasses.replace(
+        _active(0),
+        recolour="none",
+        stroke=stroke,
+        paper=None,
+        scale=1.0,
+        shear=0.0,
+        wobble=0.0,
+        focus=0.0,
+        mark=False,
+    )
     out = v.apply(face, face_background(face), "2p").astype(np.float32)
     for ink in (green, red):
         where = np.all(face == ink, axis=2)
@@ -137,7 +148,8 @@ def test_light_ink_on_a_dark_face_stays_legible(recolour: str, stroke: int) -> N
     # jade-like sets carry white glyphs on a dark face; no variation may paint them out
     face = _painted((0, 16, 122), [(255, 255, 255), (255, 255, 255)])
     bg = face_background(face)
-    v = dataclasses.replace(_active(1), recolour=recolour, stroke=stroke, scale=1.0, shear=0.0,
-                            wobble=0.0, mark=False)
+    v = dataclasses.replace(
+        _active(1), recolour=recolour, stroke=stroke, scale=1.0, shear=0.0, wobble=0.0, mark=False
+    )
     iou = _iou(_ink(face, bg), _ink(v.apply(face, bg, "2p"), bg))
     assert iou >= 0.5, f"ink IoU {iou:.2f} with {v}"

@@ -99,5 +99,9 @@ def test_the_valid_label_fixes_fit_the_published_labels() -> None:
         pytest.skip("cmd-v4 not found at ../shared/datasets (set MCR_DATASETS)")
     plain = load_split("valid")
     fixed = with_fixes(plain)
-    changed = sum(a != b for p, f in zip(plain, fixed, strict=True) for a, b in zip(p.codes, f.codes, strict=True))
+    changed = sum(
+        a != b
+        for p, f in zip(plain, fixed, strict=True)
+        for a, b in zip(p.codes, f.codes, strict=True)
+    )
     assert changed == 124

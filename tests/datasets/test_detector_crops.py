@@ -45,7 +45,9 @@ def _drawn_photo(tmp_path) -> Sample:
     for i in range(8):
         x, y = 40 + i * 90, 150
         cv2.rectangle(img, (x, y), (x + 66, y + 90), (235, 240, 240), -1)
-        cv2.putText(img, str(i + 1), (x + 15, y + 65), cv2.FONT_HERSHEY_SIMPLEX, 1.8, (30, 30, 160), 4)
+        cv2.putText(
+            img, str(i + 1), (x + 15, y + 65), cv2.FONT_HERSHEY_SIMPLEX, 1.8, (30, 30, 160), 4
+        )
         boxes.append((x / 800, y / 400, (x + 66) / 800, (y + 90) / 400))
         codes.append(f"{i + 1}p")
     path = tmp_path / "row.jpg"

@@ -22,11 +22,19 @@ MAGENTA = (255, 0, 255)
 TOP_DOWN = {"elevation": 90.0, "azimuth": 0.0, "roll": 0.0, "tile_px": 60.0, "fov": 50.0}
 
 
-def _single(code: str, angle: float = 0.0, face_down: bool = False, camera: dict | None = None,
-            seed: int = 0) -> render.Scene:
-    layout = Layout(kind="grid", tiles=[Placement(code, 0.0, 0.0, angle, face_down, angle % 180 == 90)])
-    return render.render_scene(np.random.default_rng(seed), "builtin", 320, layout=layout,
-                               camera=camera, plain=MAGENTA)
+def _single(
+    code: str,
+    angle: float = 0.0,
+    face_down: bool = False,
+    camera: dict | None = None,
+    seed: int = 0,
+) -> render.Scene:
+    layout = Layout(
+        kind="grid", tiles=[Placement(code, 0.0, 0.0, angle, face_down, angle % 180 == 90)]
+    )
+    return render.render_scene(
+        np.random.default_rng(seed), "builtin", 320, layout=layout, camera=camera, plain=MAGENTA
+    )
 
 
 def _drawn(img: np.ndarray) -> np.ndarray:
@@ -37,8 +45,12 @@ def _drawn(img: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize("seed", range(12))
 def test_box_covers_the_drawn_tile(seed: int) -> None:
     rng = np.random.default_rng(seed)
-    cam = {"elevation": float(rng.uniform(40, 90)), "azimuth": float(rng.uniform(0, 360)),
-           "roll": float(rng.uniform(-20, 20)), "tile_px": float(rng.uniform(20, 120))}
+    cam = {
+        "elevation": float(rng.uniform(40, 90)),
+        "azimuth": float(rng.uniform(0, 360)),
+        "roll": float(rng.uniform(-20, 20)),
+        "tile_px": float(rng.uniform(20, 120)),
+    }
     scene = _single(CODES[seed * 3 % 43], float(rng.uniform(0, 360)), seed % 3 == 0, cam, seed)
     ys, xs = np.nonzero(_drawn(scene.image))
     assert len(xs) > 50, "the tile was not drawn"
@@ -139,8 +151,23 @@ def test_command_line_rejects_bad_input(tmp_path, capsys) -> None:
 def test_contact_sheet_draws_the_rendered_set(tmp_path) -> None:
     from datasets import contact_sheet
 
-    assert render.main(["--count", "2", "--styles", "builtin", "--seed", "4", "--size", "256",
-                        "--out", str(tmp_path / "set")]) == 0
+    assert (
+        render.main(
+            [
+                "--count",
+                "2",
+                "--styles",
+                "builtin",
+                "--seed",
+                "4",
+                "--size",
+                "256",
+                "--out",
+                str(tmp_path / "set"),
+            ]
+        )
+        == 0
+    )
     sheet = contact_sheet.contact_sheet(tmp_path / "set", n=2, cell=200)
     assert sheet.shape == (200, 400, 3)
     assert contact_sheet.main([str(tmp_path / "set"), "--out", str(tmp_path / "s.jpg")]) == 0

@@ -51,20 +51,28 @@ def test_quarter_turn_maps_boxes_exactly() -> None:
 
 
 def test_targets_mark_one_peak_per_whole_tile_and_ignore_cut_ones() -> None:
-    boxes = np.array([[40, 40, 80, 100], [-30, 100, 10, 160]], np.float32)  # second is cut by the edge
+    boxes = np.array(
+        [[40, 40, 80, 100], [-30, 100, 10, 160]], np.float32
+    )  # second is cut by the edge
     heat, reg, mask, ignore = make_targets(boxes, CROP)
     assert mask.sum() == 1
     iy, ix = np.argwhere(mask == 1)[0]
     assert (ix, iy) == (60 // STRIDE, 70 // STRIDE)
-    assert np.isclose(np.exp(reg[0, iy, ix]) * STRIDE, 40) and np.isclose(np.exp(reg[1, iy, ix]) * STRIDE, 60)
+    assert np.isclose(np.exp(reg[0, iy, ix]) * STRIDE, 40) and np.isclose(
+        np.exp(reg[1, iy, ix]) * STRIDE, 60
+    )
     assert ignore[130 // STRIDE, 0] == 1  # the cut tile is neither positive nor negative
 
 
 def test_label_check_flags_shifted_boxes_not_good_ones() -> None:
-    grid = np.array([[x, y, x + 40, y + 55] for x in range(0, 400, 42) for y in (0, 60)], np.float32)
+    grid = np.array(
+        [[x, y, x + 40, y + 55] for x in range(0, 400, 42) for y in (0, 60)], np.float32
+    )
     assert overlap_share(grid) == 0
     assert matched_share(grid, grid) == 1.0 and not suspicious(1.0, 0.0)
-    shifted = grid + np.array([15, 20, 60, 70], np.float32)  # boxes moved and inflated over neighbours
+    shifted = grid + np.array(
+        [15, 20, 60, 70], np.float32
+    )  # boxes moved and inflated over neighbours
     assert overlap_share(shifted) > 0.2
     assert suspicious(matched_share(shifted, grid), overlap_share(shifted))
 

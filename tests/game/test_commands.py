@@ -17,11 +17,19 @@ def mcr(*argv: str) -> int:
     return args.func(args)
 
 
-GAME = {"players": ["Ann", "Bo", "Cy", "Di"], "hands": [
-    {"result": "win", "winner": "Ann", "self_drawn": True, "fans": 24},
-    {"result": "win", "winner": "Bo", "discarder": "Cy", "fans": 8,
-     "penalties": [{"player": "Di", "kind": "wrong_win"}]},
-]}
+GAME = {
+    "players": ["Ann", "Bo", "Cy", "Di"],
+    "hands": [
+        {"result": "win", "winner": "Ann", "self_drawn": True, "fans": 24},
+        {
+            "result": "win",
+            "winner": "Bo",
+            "discarder": "Cy",
+            "fans": 8,
+            "penalties": [{"player": "Di", "kind": "wrong_win"}],
+        },
+    ],
+}
 
 
 def test_replay_json_and_table(tmp_path, capsys):
@@ -37,8 +45,10 @@ def test_replay_json_and_table(tmp_path, capsys):
 
 def test_replay_errors_exit_1_without_traceback(tmp_path, capsys):
     bad = tmp_path / "bad.json"
-    bad.write_text('{"players": ["A", "B", "C", "D"], "hands": [{"result": "win", '
-                   '"winner": "A", "discarder": "A", "fans": 8}]}')
+    bad.write_text(
+        '{"players": ["A", "B", "C", "D"], "hands": [{"result": "win", '
+        '"winner": "A", "discarder": "A", "fans": 8}]}'
+    )
     assert mcr("game", "replay", str(bad)) == 1
     err = capsys.readouterr().err
     assert "winner cannot be the discarder" in err and "Traceback" not in err
@@ -51,20 +61,66 @@ def test_replay_errors_exit_1_without_traceback(tmp_path, capsys):
 
 def test_database_workflow(tmp_path, capsys):
     db = ["--db", str(tmp_path / "g.sqlite3")]
-    assert mcr("game", "new", *db, "Ann", "Bo", "Cy", "Di", "--tournament", "cup",
-               "--team", "Ann=Red") == 0
+    assert (
+        mcr("game", "new", *db, "Ann", "Bo", "Cy", "Di", "--tournament", "cup", "--team", "Ann=Red")
+        == 0
+    )
     assert "game 1" in capsys.readouterr().out
-    assert mcr("game", "record", *db, "1", "--winner", "Ann", "--self-drawn", "--fans", "24",
-               "--by", "ref") == 0
-    assert mcr("game", "record", *db, "1", "--winner", "Bo", "--discarder", "Cy", "--fans", "8",
-               "--penalty", "Di:wrong_win") == 0
+    assert (
+        mcr(
+            "game",
+            "record",
+            *db,
+            "1",
+            "--winner",
+            "Ann",
+            "--self-drawn",
+            "--fans",
+            "24",
+            "--by",
+            "ref",
+        )
+        == 0
+    )
+    assert (
+        mcr(
+            "game",
+            "record",
+            *db,
+            "1",
+            "--winner",
+            "Bo",
+            "--discarder",
+            "Cy",
+            "--fans",
+            "8",
+            "--penalty",
+            "Di:wrong_win",
+        )
+        == 0
+    )
     assert mcr("game", "record", *db, "1", "--draw", "--penalty", "Cy:deduction:20") == 0
     capsys.readouterr()
     assert mcr("game", "record", *db, "1", "--winner", "Zed", "--self-drawn", "--fans", "8") == 1
     assert "'Zed'" in capsys.readouterr().err
     assert mcr("game", "undo", *db, "1") == 0
-    assert mcr("game", "edit", *db, "1", "1", "--winner", "Ann", "--self-drawn", "--fans", "32",
-               "--by", "Cy") == 0
+    assert (
+        mcr(
+            "game",
+            "edit",
+            *db,
+            "1",
+            "1",
+            "--winner",
+            "Ann",
+            "--self-drawn",
+            "--fans",
+            "32",
+            "--by",
+            "Cy",
+        )
+        == 0
+    )
     capsys.readouterr()
     assert mcr("game", "show", *db, "1", "--json", "--audit") == 0
     sheet = json.loads(capsys.readouterr().out)
@@ -85,11 +141,14 @@ def test_database_workflow(tmp_path, capsys):
     assert "no game 7" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("spec,expected", [
-    ("Di:wrong_win", {"player": "Di", "kind": "wrong_win"}),
-    ("Di:deduction:20", {"player": "Di", "kind": "deduction", "points": 20}),
-    ("A:b:false_win", {"player": "A:b", "kind": "false_win"}),
-])
+@pytest.mark.parametrize(
+    "spec,expected",
+    [
+        ("Di:wrong_win", {"player": "Di", "kind": "wrong_win"}),
+        ("Di:deduction:20", {"player": "Di", "kind": "deduction", "points": 20}),
+        ("A:b:false_win", {"player": "A:b", "kind": "false_win"}),
+    ],
+)
 def test_parse_penalty(spec, expected):
     from scorer.game.commands import parse_penalty
 
@@ -98,17 +157,28 @@ def test_parse_penalty(spec, expected):
 
 def test_rankings_from_tournament_file(tmp_path, capsys):
     def game(players, winner):
-        return {"players": players,
-                "hands": [{"result": "win", "winner": winner, "self_drawn": True, "fans": 8}]}
+        return {
+            "players": players,
+            "hands": [{"result": "win", "winner": winner, "self_drawn": True, "fans": 8}],
+        }
 
-    t = {"players": {"a": "Red", "b": "Red", "c": "Blue", "d": "Blue"},
-         "sessions": [[game(["a", "b", "c", "d"], "c")], [game(["b", "a", "d", "c"], "c")]]}
+    t = {
+        "players": {"a": "Red", "b": "Red", "c": "Blue", "d": "Blue"},
+        "sessions": [[game(["a", "b", "c", "d"], "c")], [game(["b", "a", "d", "c"], "c")]],
+    }
     path = tmp_path / "t.json"
     path.write_text(json.dumps(t))
     assert mcr("game", "rankings", "--file", str(path), "--json") == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["players"][0] == {"rank": 1, "name": "c", "team": "Blue", "table_points": 8,
-                                 "scores": 1096, "best": 4, "games": 2}
+    assert out["players"][0] == {
+        "rank": 1,
+        "name": "c",
+        "team": "Blue",
+        "table_points": 8,
+        "scores": 1096,
+        "best": 4,
+        "games": 2,
+    }
     assert out["teams"][0]["name"] == "Blue"
     assert mcr("game", "rankings", "--file", str(path)) == 0
     assert "Blue" in capsys.readouterr().out

@@ -43,8 +43,9 @@ def expected_winner(n: int) -> str:
 def test_acknowledged_hands_survive_sigkill(tmp_path):
     db = tmp_path / "crash.sqlite3"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-c", SERVER, str(db)], stdout=subprocess.PIPE,
-                            text=True, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SERVER, str(db)], stdout=subprocess.PIPE, text=True, env=env
+    )
     acked: list[tuple[int, int]] = []
     deadline = time.monotonic() + 40
     try:

@@ -20,10 +20,22 @@ PLAYERS = ["A", "B", "C", "D"]
 # passes to the 下家 (South chair, West chair, North chair). Each string
 # is the 门风 of A, B, C, D in that hand; then the dealer.
 EXPECTED = [
-    ("E", "ESWN", "A"), ("E", "NESW", "B"), ("E", "WNES", "C"), ("E", "SWNE", "D"),
-    ("S", "SENW", "B"), ("S", "ENWS", "A"), ("S", "NWSE", "D"), ("S", "WSEN", "C"),
-    ("W", "NWES", "C"), ("W", "WSNE", "D"), ("W", "SEWN", "B"), ("W", "ENSW", "A"),
-    ("N", "WNSE", "D"), ("N", "SWEN", "C"), ("N", "ESNW", "A"), ("N", "NEWS", "B"),
+    ("E", "ESWN", "A"),
+    ("E", "NESW", "B"),
+    ("E", "WNES", "C"),
+    ("E", "SWNE", "D"),
+    ("S", "SENW", "B"),
+    ("S", "ENWS", "A"),
+    ("S", "NWSE", "D"),
+    ("S", "WSEN", "C"),
+    ("W", "NWES", "C"),
+    ("W", "WSNE", "D"),
+    ("W", "SEWN", "B"),
+    ("W", "ENSW", "A"),
+    ("N", "WNSE", "D"),
+    ("N", "SWEN", "C"),
+    ("N", "ESNW", "A"),
+    ("N", "NEWS", "B"),
 ]
 
 
@@ -74,15 +86,30 @@ def test_win_below_eight_fans_is_an_error():
 
 
 def test_wrong_win_pays_ten_to_each():
-    assert rules.penalty_payments(PLAYERS, "C", "wrong_win") == {"A": 10, "B": 10, "C": -30, "D": 10}
+    assert rules.penalty_payments(PLAYERS, "C", "wrong_win") == {
+        "A": 10,
+        "B": 10,
+        "C": -30,
+        "D": 10,
+    }
 
 
 def test_false_win_pays_twenty_to_each():
-    assert rules.penalty_payments(PLAYERS, "A", "false_win") == {"A": -60, "B": 20, "C": 20, "D": 20}
+    assert rules.penalty_payments(PLAYERS, "A", "false_win") == {
+        "A": -60,
+        "B": 20,
+        "C": 20,
+        "D": 20,
+    }
 
 
 def test_deduction_is_paid_to_nobody():
-    assert rules.penalty_payments(PLAYERS, "D", "deduction", 30) == {"A": 0, "B": 0, "C": 0, "D": -30}
+    assert rules.penalty_payments(PLAYERS, "D", "deduction", 30) == {
+        "A": 0,
+        "B": 0,
+        "C": 0,
+        "D": -30,
+    }
 
 
 def test_unknown_penalty_kind():
@@ -101,9 +128,22 @@ def test_violation_deductions_are_the_seven_amounts():
 def test_repeat_offence_ladder():
     # 第十四条: warning, 5, 10, 20, then on through the allowed amounts
     assert [rules.repeat_offence_points(n) for n in range(1, 10)] == [
-        0, 5, 10, 20, 30, 40, 50, 60, 60]
+        0,
+        5,
+        10,
+        20,
+        30,
+        40,
+        50,
+        60,
+        60,
+    ]
     assert rules.repeat_offence_penalty("B", 1) is None
-    assert rules.repeat_offence_penalty("B", 3) == {"player": "B", "kind": "deduction", "points": 10}
+    assert rules.repeat_offence_penalty("B", 3) == {
+        "player": "B",
+        "kind": "deduction",
+        "points": 10,
+    }
     with pytest.raises(ScoreError):
         rules.repeat_offence_points(0)
 
@@ -116,7 +156,11 @@ def test_lateness():
     assert rules.lateness_ruling(12).points == 20
     assert rules.lateness_ruling(15).points == 20
     assert rules.lateness_ruling(16).forfeit
-    assert rules.lateness_ruling(12).penalty("C") == {"player": "C", "kind": "deduction", "points": 20}
+    assert rules.lateness_ruling(12).penalty("C") == {
+        "player": "C",
+        "kind": "deduction",
+        "points": 20,
+    }
     with pytest.raises(ScoreError):
         rules.lateness_ruling(-1)
 
@@ -128,9 +172,17 @@ def test_table_points_without_ties():
 
 def test_table_points_shared_by_tied_players():
     assert rules.table_points({"A": 520, "B": 520, "C": 480, "D": 480}) == {
-        "A": 3, "B": 3, "C": Fraction(1, 2), "D": Fraction(1, 2)}
+        "A": 3,
+        "B": 3,
+        "C": Fraction(1, 2),
+        "D": Fraction(1, 2),
+    }
     assert rules.table_points({"A": 600, "B": 500, "C": 500, "D": 400}) == {
-        "A": 4, "B": Fraction(3, 2), "C": Fraction(3, 2), "D": 0}
+        "A": 4,
+        "B": Fraction(3, 2),
+        "C": Fraction(3, 2),
+        "D": 0,
+    }
     three = rules.table_points({"A": 510, "B": 510, "C": 510, "D": 470})
     assert three["A"] == Fraction(7, 3) and three["D"] == 0
     assert set(rules.table_points({p: 500 for p in PLAYERS}).values()) == {Fraction(7, 4)}

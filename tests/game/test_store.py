@@ -38,8 +38,12 @@ def test_default_path(monkeypatch, tmp_path):
 
 def test_record_undo_edit_and_audit(store):
     gid = store.create_game(P, name="final", who="ref")
-    assert store.record_hand(gid, {"result": "win", "winner": "Ann", "self_drawn": True,
-                                   "fans": 24}, who="ref") == 1
+    assert (
+        store.record_hand(
+            gid, {"result": "win", "winner": "Ann", "self_drawn": True, "fans": 24}, who="ref"
+        )
+        == 1
+    )
     assert store.record_hand(gid, {"result": "draw"}, who="ref") == 2
     sheet = store.sheet(gid)
     assert sheet["scores"] == {"Ann": 596, "Bo": 468, "Cy": 468, "Di": 468}
@@ -49,8 +53,9 @@ def test_record_undo_edit_and_audit(store):
     assert removed == {"result": "draw"}
     assert len(store.sheet(gid)["hands"]) == 1
 
-    store.edit_hand(gid, 1, {"result": "win", "winner": "Bo", "discarder": "Ann", "fans": 8},
-                    who="Cy")
+    store.edit_hand(
+        gid, 1, {"result": "win", "winner": "Bo", "discarder": "Ann", "fans": 8}, who="Cy"
+    )
     sheet = store.sheet(gid)
     assert sheet["scores"] == {"Ann": 484, "Bo": 532, "Cy": 492, "Di": 492}
 
@@ -98,25 +103,44 @@ def test_winner_by_seat_wind(store):
     gid = store.create_game(P)
     store.record_hand(gid, {"result": "draw"})
     # hand 2: Bo deals (E), Cy is S, Di W, Ann N
-    store.record_hand(gid, {"result": "win", "winner_seat": "W", "discarder_seat": "N",
-                            "fans": 8})
+    store.record_hand(gid, {"result": "win", "winner_seat": "W", "discarder_seat": "N", "fans": 8})
     h = store.sheet(gid)["hands"][1]
     assert (h["winner"], h["discarder"]) == ("Di", "Ann")
     with pytest.raises(ScoreError):
-        store.record_hand(gid, {"result": "win", "winner_seat": "X", "self_drawn": True,
-                                "fans": 8})
+        store.record_hand(gid, {"result": "win", "winner_seat": "X", "self_drawn": True, "fans": 8})
 
 
 def test_csv_round_trip(store):
-    game = {"players": ["东家", "Bo", "Cy", "Di"], "hands": [
-        {"result": "win", "winner": "东家", "self_drawn": True, "fans": 24, "flowers": 3,
-         "hand": "[123p,1][345s,2][999s,3]6m6pEW1m", "note": "a, \"quoted\" note"},
-        {"result": "win", "winner": "Bo", "discarder": "Cy", "fans": 8,
-         "penalties": [{"player": "Di", "kind": "wrong_win"}]},
-        {"result": "draw"},
-        {"result": "draw", "penalties": [{"player": "Cy", "kind": "deduction", "points": 20},
-                                         {"player": "Bo", "kind": "false_win"}]},
-    ], "penalties": [{"player": "Di", "kind": "deduction", "points": 10}]}
+    game = {
+        "players": ["东家", "Bo", "Cy", "Di"],
+        "hands": [
+            {
+                "result": "win",
+                "winner": "东家",
+                "self_drawn": True,
+                "fans": 24,
+                "flowers": 3,
+                "hand": "[123p,1][345s,2][999s,3]6m6pEW1m",
+                "note": 'a, "quoted" note',
+            },
+            {
+                "result": "win",
+                "winner": "Bo",
+                "discarder": "Cy",
+                "fans": 8,
+                "penalties": [{"player": "Di", "kind": "wrong_win"}],
+            },
+            {"result": "draw"},
+            {
+                "result": "draw",
+                "penalties": [
+                    {"player": "Cy", "kind": "deduction", "points": 20},
+                    {"player": "Bo", "kind": "false_win"},
+                ],
+            },
+        ],
+        "penalties": [{"player": "Di", "kind": "deduction", "points": 10}],
+    }
     gid = store.import_game(game)
     text = csvio.sheet_to_csv(store.sheet(gid))
     back = csvio.csv_to_game(text)
@@ -135,8 +159,14 @@ def replay_inputs_game(game):
 
 
 def test_csv_checks_the_point_columns():
-    text = csvio.sheet_to_csv(replay({"players": P, "hands": [
-        {"result": "win", "winner": "Ann", "self_drawn": True, "fans": 8}]}))
+    text = csvio.sheet_to_csv(
+        replay(
+            {
+                "players": P,
+                "hands": [{"result": "win", "winner": "Ann", "self_drawn": True, "fans": 8}],
+            }
+        )
+    )
     wrong = text.replace(",48,-16,-16,-16", ",48,-16,-16,-15")
     assert wrong != text
     with pytest.raises(ScoreError) as err:

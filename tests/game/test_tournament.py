@@ -25,8 +25,11 @@ def order(standings, *names):
 
 
 def test_sum_of_table_points_first():
-    sheets = [table(p=600, q=550, r=450, s=400), table(q=600, p=560, r=450, s=390),
-              table(q=600, p=400, r=450, s=550)]
+    sheets = [
+        table(p=600, q=550, r=450, s=400),
+        table(q=600, p=560, r=450, s=390),
+        table(q=600, p=400, r=450, s=550),
+    ]
     ranked = rank_players(sheets)
     # q: 2 + 4 + 4 = 10, p: 4 + 2 + 0 = 6, even though p's 局分 sum is close
     assert order(ranked, "q", "p") == [1, 2]
@@ -56,10 +59,14 @@ def test_then_count_of_high_single_games():
     # p: 4, 4, 0, 0 and q: 4, 2, 2, 0 -- equal sums (8 and 2000), equal best (4);
     # p reached the high score more often
     sheets = [
-        table(p=600, a=550, b=450, c=400), table(p=600, d=550, e=450, f=400),
-        table(p=400, g=600, h=500, i=450), table(p=400, j=600, k=500, l=450),
-        table(q=600, m=550, n=450, o=400), table(q=520, r=700, s=300, t=280),
-        table(q=480, u=700, v=300, w=280), table(q=400, y=700, z=600, z1=500),
+        table(p=600, a=550, b=450, c=400),
+        table(p=600, d=550, e=450, f=400),
+        table(p=400, g=600, h=500, i=450),
+        table(p=400, j=600, k=500, l=450),
+        table(q=600, m=550, n=450, o=400),
+        table(q=520, r=700, s=300, t=280),
+        table(q=480, u=700, v=300, w=280),
+        table(q=400, y=700, z=600, z1=500),
     ]
     ranked = rank_players(sheets)
     p, q = (next(s for s in ranked if s.name == n) for n in "pq")
@@ -84,8 +91,10 @@ def test_team_ranking_adds_members():
 
 def game(*players, winner=None):
     winner = winner or players[0]
-    return {"players": list(players),
-            "hands": [{"result": "win", "winner": winner, "self_drawn": True, "fans": 8}]}
+    return {
+        "players": list(players),
+        "hands": [{"result": "win", "winner": winner, "self_drawn": True, "fans": 8}],
+    }
 
 
 def test_tournament_json_sessions_and_tables():
@@ -105,8 +114,12 @@ def test_tournament_json_sessions_and_tables():
 
 def test_tournament_json_errors():
     with pytest.raises(ScoreError):
-        tournament_rankings({"players": list("abcd"),
-                             "sessions": [[game("a", "b", "c", "d"), game("a", "e", "f", "g")]]})
+        tournament_rankings(
+            {
+                "players": list("abcd"),
+                "sessions": [[game("a", "b", "c", "d"), game("a", "e", "f", "g")]],
+            }
+        )
     with pytest.raises(ScoreError) as err:
         tournament_rankings({"players": list("abcd"), "sessions": [[game("a", "b", "c", "z")]]})
     assert err.value.code == "unknown_player"

@@ -27,18 +27,34 @@ def new_game(client, **extra) -> int:
 
 def test_record_a_hand_in_one_post(client):
     gid = new_game(client)
-    res = client.post(f"/game/api/{gid}/hands", json={
-        "result": "win", "winner": "Ann", "self_drawn": True, "fans": 24,
-        "hand": "[123p,1][345s,2][999s,3]6m6pEW1m", "who": "table 3",
-        "expected_number": 1})
+    res = client.post(
+        f"/game/api/{gid}/hands",
+        json={
+            "result": "win",
+            "winner": "Ann",
+            "self_drawn": True,
+            "fans": 24,
+            "hand": "[123p,1][345s,2][999s,3]6m6pEW1m",
+            "who": "table 3",
+            "expected_number": 1,
+        },
+    )
     assert res.status_code == 201
     body = res.get_json()
     assert body["number"] == 1
     assert body["sheet"]["scores"] == {"Ann": 596, "Bo": 468, "Cy": 468, "Di": 468}
     assert body["sheet"]["hands"][0]["hand"].startswith("[123p")
     # the same tap again is refused instead of recorded twice
-    again = client.post(f"/game/api/{gid}/hands", json={
-        "result": "win", "winner": "Ann", "self_drawn": True, "fans": 24, "expected_number": 1})
+    again = client.post(
+        f"/game/api/{gid}/hands",
+        json={
+            "result": "win",
+            "winner": "Ann",
+            "self_drawn": True,
+            "fans": 24,
+            "expected_number": 1,
+        },
+    )
     assert again.status_code == 409
     assert "already recorded" in again.get_json()["error"]["message"]
 
@@ -46,10 +62,16 @@ def test_record_a_hand_in_one_post(client):
 def test_record_by_seat_wind_and_next_seating(client):
     gid = new_game(client)
     sheet = client.get(f"/game/api/{gid}").get_json()
-    assert sheet["next"] == {"number": 1, "round_wind": "E", "dealer": "Ann",
-                             "seat_winds": {"Ann": "E", "Bo": "S", "Cy": "W", "Di": "N"}}
-    res = client.post(f"/game/api/{gid}/hands", json={
-        "result": "win", "winner_seat": "S", "discarder_seat": "E", "fans": 8})
+    assert sheet["next"] == {
+        "number": 1,
+        "round_wind": "E",
+        "dealer": "Ann",
+        "seat_winds": {"Ann": "E", "Bo": "S", "Cy": "W", "Di": "N"},
+    }
+    res = client.post(
+        f"/game/api/{gid}/hands",
+        json={"result": "win", "winner_seat": "S", "discarder_seat": "E", "fans": 8},
+    )
     assert res.status_code == 201
     h = res.get_json()["sheet"]["hands"][0]
     assert (h["winner"], h["discarder"]) == ("Bo", "Ann")
@@ -57,8 +79,10 @@ def test_record_by_seat_wind_and_next_seating(client):
 
 def test_bad_input_gets_json_errors(client):
     gid = new_game(client)
-    res = client.post(f"/game/api/{gid}/hands", json={"result": "win", "winner": "Zed",
-                                                      "self_drawn": True, "fans": 8})
+    res = client.post(
+        f"/game/api/{gid}/hands",
+        json={"result": "win", "winner": "Zed", "self_drawn": True, "fans": 8},
+    )
     assert res.status_code == 400
     assert res.get_json()["error"]["code"] == "unknown_player"
     res = client.post(f"/game/api/{gid}/hands", data="nonsense", content_type="text/plain")
@@ -73,8 +97,10 @@ def test_edit_undo_audit_csv_and_rankings(client):
     gid = new_game(client, tournament="cup", teams={"Ann": "Red", "Bo": "Red"})
     client.post(f"/game/api/{gid}/hands", json={"result": "draw"})
     client.post(f"/game/api/{gid}/hands", json={"result": "draw"})
-    res = client.put(f"/game/api/{gid}/hands/1", json={
-        "result": "win", "winner": "Cy", "discarder": "Di", "fans": 16, "who": "ref"})
+    res = client.put(
+        f"/game/api/{gid}/hands/1",
+        json={"result": "win", "winner": "Cy", "discarder": "Di", "fans": 16, "who": "ref"},
+    )
     assert res.status_code == 200
     assert res.get_json()["sheet"]["scores"]["Cy"] == 500 + 24 + 8 + 8
     assert client.put(f"/game/api/{gid}/hands/9", json={"result": "draw"}).status_code == 404
@@ -94,8 +120,10 @@ def test_edit_undo_audit_csv_and_rankings(client):
 
 def test_pages_render(client):
     gid = new_game(client, name="Final")
-    client.post(f"/game/api/{gid}/hands", json={"result": "win", "winner": "Di",
-                                                "self_drawn": True, "fans": 8})
+    client.post(
+        f"/game/api/{gid}/hands",
+        json={"result": "win", "winner": "Di", "self_drawn": True, "fans": 8},
+    )
     index = client.get("/game/")
     assert index.status_code == 200 and "Ann, Bo, Cy, Di" in index.get_data(as_text=True)
     page = client.get(f"/game/{gid}")
@@ -110,8 +138,10 @@ def test_pages_render(client):
 
 def test_game_penalty(client):
     gid = new_game(client)
-    res = client.post(f"/game/api/{gid}/penalties", json={
-        "player": "Bo", "kind": "deduction", "points": 10, "who": "ref"})
+    res = client.post(
+        f"/game/api/{gid}/penalties",
+        json={"player": "Bo", "kind": "deduction", "points": 10, "who": "ref"},
+    )
     assert res.status_code == 201 and res.get_json()["scores"]["Bo"] == 490
     res = client.post(f"/game/api/{gid}/penalties", json={"player": "Bo", "kind": "nap"})
     assert res.status_code == 400 and res.get_json()["error"]["code"] == "bad_penalty"

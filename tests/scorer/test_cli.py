@@ -35,8 +35,9 @@ def test_score_table(capsys):
 
 
 def test_score_json_matches_request_path(capsys):
-    rc, out, _ = run(capsys, "score", "123m456p789s123sEE", "--self-drawn", "--seat-wind", "S",
-                     "--json")
+    rc, out, _ = run(
+        capsys, "score", "123m456p789s123sEE", "--self-drawn", "--seat-wind", "S", "--json"
+    )
     assert rc == 0
     resp = json.loads(out)
     assert resp["situation"]["self_drawn"] and resp["situation"]["seat_wind"] == "S"
@@ -122,17 +123,29 @@ def test_console_command_never_shows_a_traceback():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.run(
         [sys.executable, "-m", "scorer.cli", "score", "[123m"],
-        capture_output=True, text=True, cwd=ROOT, env=env, timeout=60,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=60,
     )
     assert proc.returncode == 1
     assert "unclosed_bracket" in proc.stderr and "Traceback" not in proc.stderr
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(max_size=60) | st.builds(json.dumps, st.dictionaries(
-    st.sampled_from(["hand", "flowers", "kong", "seat_wind", "id"]),
-    st.one_of(st.text(alphabet="123456789mpsESWNCFP[],", max_size=20), st.integers(), st.none()),
-)))
+@given(
+    st.text(max_size=60)
+    | st.builds(
+        json.dumps,
+        st.dictionaries(
+            st.sampled_from(["hand", "flowers", "kong", "seat_wind", "id"]),
+            st.one_of(
+                st.text(alphabet="123456789mpsESWNCFP[],", max_size=20), st.integers(), st.none()
+            ),
+        ),
+    )
+)
 def test_fuzz_batch_line_always_answers_json(line):
     answer = json.loads(next(score_lines([line])))
     assert "total" in answer or set(answer["error"]) == {"code", "message"}

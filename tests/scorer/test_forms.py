@@ -102,6 +102,8 @@ def test_discard_completing_a_pung_exposes_it_unless_a_chow_takes_the_tile():
 def test_to_json_uses_codes():
     j = result("[123p,1][345s,2][999s,3]EEE1m1m").to_json()
     assert j["sets"][0]["tiles"] == ["1p", "2p", "3p"]
-    assert all({"id", "name_zh", "name_en", "points", "count", "tiles", "detail"} <= set(f)
-               for f in j["fans"])
+    assert all(
+        {"id", "name_zh", "name_en", "points", "count", "tiles", "detail"} <= set(f)
+        for f in j["fans"]
+    )
     assert j["total"] == sum(f["points"] * f["count"] for f in j["fans"])

@@ -210,4 +210,3 @@ def test_fuzz_parser_raises_only_score_error(text):
             assert exc.code and exc.message
         else:
             assert parse_hand(format_hand(hand), waiting=waiting) == hand
-

@@ -64,7 +64,9 @@ def reference_fans(hand: Hand, sit: Situation) -> Counter:
         if m.kind is MeldKind.CHOW:
             packs.append(("CHI", ref_code(m.tile + 1), m.claimed))
         else:
-            packs.append(("PENG" if m.kind is MeldKind.PUNG else "GANG", ref_code(m.tile), m.claimed))
+            packs.append(
+                ("PENG" if m.kind is MeldKind.PUNG else "GANG", ref_code(m.tile), m.claimed)
+            )
     result = MahjongGB.MahjongFanCalculator(
         pack=tuple(packs),
         hand=tuple(ref_code(t) for t in hand.concealed),
@@ -109,8 +111,10 @@ def total_of(fans: Counter) -> int:
 
 def describe(hand: Hand, sit: Situation, ref: Counter, ours: Counter) -> str:
     flags = [k for k in ("self_drawn", "fourth_tile", "kong", "last_tile") if getattr(sit, k)]
+
     def names(c: Counter) -> str:
         return " ".join(f"{FANS[i].name_zh}×{n}" for i, n in sorted(c.items()))
+
     return (
         f"{format_hand(hand)} {flags} seat={'ESWN'[sit.seat_wind - 27]} "
         f"round={'ESWN'[sit.round_wind - 27]} flowers={sit.flowers}\n"
@@ -216,8 +220,12 @@ def test_waits_report_totals_agree_with_reference():
         seat, prevalent = rng.choice("ESWN"), rng.choice("ESWN")
         flowers = rng.randint(0, 3)
         report = waits_report(
-            {"hand": format_hand(hand13), "seat_wind": seat, "round_wind": prevalent,
-             "flowers": flowers}
+            {
+                "hand": format_hand(hand13),
+                "seat_wind": seat,
+                "round_wind": prevalent,
+                "flowers": flowers,
+            }
         )
         for entry in report["waits"]:
             tile = index(entry["tile"])
@@ -242,4 +250,3 @@ def test_waits_report_totals_agree_with_reference():
                 )
                 checked += 1
     assert checked > 300
-

@@ -104,7 +104,11 @@ def test_unknown_field_is_named():
         # 抢杠和 of 3s while a 3s is in a declared chow
         ("[123s,1]123m456p789sE3s", {"kong": True}, "holds 1 more"),
         # kong with last tile, both ways
-        ("[1111m]456p789s123sEE", {"self_drawn": True, "kong": True, "last_tile": True}, "杠上开花"),
+        (
+            "[1111m]456p789s123sEE",
+            {"self_drawn": True, "kong": True, "last_tile": True},
+            "杠上开花",
+        ),
         ("123m456p789sEE23s4s", {"kong": True, "last_tile": True}, "抢杠和"),
         # 和绝张 with a concealed copy of the winning tile
         (PLAIN, {"fourth_tile": True}, "1 concealed"),
@@ -149,10 +153,21 @@ def test_fourth_tile_not_implied_otherwise():
 
 
 def test_response_fields_and_total():
-    resp = score_request({"hand": "[123p,1][345s,2][999s,3]66mEEE", "flowers": 2, "id": 7,
-                          "lang": "en"})
-    for key in ("fans", "total", "meets_minimum", "excluded", "payments", "hand", "form",
-                "sets", "explanation", "situation"):
+    resp = score_request(
+        {"hand": "[123p,1][345s,2][999s,3]66mEEE", "flowers": 2, "id": 7, "lang": "en"}
+    )
+    for key in (
+        "fans",
+        "total",
+        "meets_minimum",
+        "excluded",
+        "payments",
+        "hand",
+        "form",
+        "sets",
+        "explanation",
+        "situation",
+    ):
         assert key in resp, key
     for fan in resp["fans"]:
         assert {"id", "name_zh", "name_en", "points", "count"} <= set(fan)
@@ -210,8 +225,12 @@ def test_parse_claim_names_numbers_counts():
     assert parse_claim("22,63") == {22: 1, 63: 1}
     assert parse_claim("幺九刻*2，Pure Straight") == {73: 2, 28: 1}
     assert parse_claim("幺九刻,幺九刻") == {73: 2}
-    for bad, code in (("无此番", "unknown_fan"), ("99", "unknown_fan"), (" , ", "bad_claim"),
-                      ("平和*0", "bad_claim")):
+    for bad, code in (
+        ("无此番", "unknown_fan"),
+        ("99", "unknown_fan"),
+        (" , ", "bad_claim"),
+        ("平和*0", "bad_claim"),
+    ):
         with pytest.raises(ScoreError) as err:
             parse_claim(bad)
         assert code_of(err) == code
@@ -254,8 +273,12 @@ def test_waits_flags_per_tile():
 # -- fuzz -------------------------------------------------------------------------------------
 
 _values = st.one_of(
-    st.none(), st.booleans(), st.integers(-3, 12), st.text(max_size=6),
-    st.sampled_from(["E", "S", "W", "N", "x"]), st.lists(st.integers(), max_size=2),
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 12),
+    st.text(max_size=6),
+    st.sampled_from(["E", "S", "W", "N", "x"]),
+    st.lists(st.integers(), max_size=2),
 )
 _hands = st.one_of(
     st.text(alphabet="123456789mpsESWNCFP[],", max_size=30),
@@ -263,8 +286,20 @@ _hands = st.one_of(
 )
 _requests = st.fixed_dictionaries(
     {"hand": _hands},
-    optional={k: _values for k in ("flowers", "self_drawn", "fourth_tile", "kong", "last_tile",
-                                   "seat_wind", "round_wind", "lang", "extra")},
+    optional={
+        k: _values
+        for k in (
+            "flowers",
+            "self_drawn",
+            "fourth_tile",
+            "kong",
+            "last_tile",
+            "seat_wind",
+            "round_wind",
+            "lang",
+            "extra",
+        )
+    },
 )
 
 

@@ -105,7 +105,8 @@ def test_pruned_waits_match_trying_every_tile():
     for hand in random_waiting_hands(300, seed=11):
         held = [t for m in hand.melds for t in m.tiles] + list(hand.concealed)
         brute = [
-            t for t in range(34)
+            t
+            for t in range(34)
             if held.count(t) < 4 and is_winning(Hand(hand.melds, hand.concealed, t))
         ]
         assert winning_tiles(hand) == brute, hand

@@ -236,7 +236,9 @@ def _sure_of(code: str, p: float):
     return probs
 
 
-def test_the_second_classifier_settles_only_unsure_tiles(classifier: Classifier, monkeypatch) -> None:
+def test_the_second_classifier_settles_only_unsure_tiles(
+    classifier: Classifier, monkeypatch
+) -> None:
     """`second_look` asks the second classifier (`SECOND_MODEL`) about an unsure tile, from
     its box, row and widened views: where the first model hesitates (2m at 0.35) and the
     second is sure of 1m, the tile reads 1m. A tile the first model is sure of is not asked

@@ -114,7 +114,9 @@ def test_face_down_kong_leaves_the_rest_decoded() -> None:
     assert result.waits is None
 
 
-@pytest.mark.parametrize("kong", [["back", "3p", "3p"], ["3p", "3p", "back"], ["back", "3p", "back"]])
+@pytest.mark.parametrize(
+    "kong", [["back", "3p", "3p"], ["3p", "3p", "back"], ["back", "3p", "back"]]
+)
 def test_a_concealed_kong_missing_one_tile_is_still_read(kong: list[str]) -> None:
     """seed 003 实战细节 五: a concealed kong shows face-down tiles at its ends. When the
     photo shows only three of its tiles (one hidden or not found), it is still the kong

@@ -139,7 +139,9 @@ def _drawn_row() -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
     for i in range(8):
         x, y = 100 + i * 80, 250
         cv2.rectangle(img, (x, y), (x + 66, y + 90), (235, 240, 240), -1)
-        cv2.putText(img, str(i + 1), (x + 15, y + 65), cv2.FONT_HERSHEY_SIMPLEX, 1.8, (30, 30, 160), 4)
+        cv2.putText(
+            img, str(i + 1), (x + 15, y + 65), cv2.FONT_HERSHEY_SIMPLEX, 1.8, (30, 30, 160), 4
+        )
         boxes.append((x, y, x + 66, y + 90))
     return img, boxes
 

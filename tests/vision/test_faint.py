@@ -35,7 +35,9 @@ class Models:
         self.faint_calls = 0
 
     def detector(self, image: np.ndarray) -> list[Detection]:
-        return [Detection(box, 0.9) for k, (_, box) in enumerate(self.tiles) if k not in self.faint_at]
+        return [
+            Detection(box, 0.9) for k, (_, box) in enumerate(self.tiles) if k not in self.faint_at
+        ]
 
     def faint(self, image: np.ndarray, floor: float) -> list[Detection]:
         self.faint_calls += 1
@@ -105,7 +107,9 @@ def test_the_kong_is_whole_again_in_the_recognized_hand(faint: bool) -> None:
     m = Models(_layout(), faint=[2])
     detector = m.detector
     if faint:
-        detector = type("D", (), {"__call__": staticmethod(m.detector), "faint": staticmethod(m.faint)})()
+        detector = type(
+            "D", (), {"__call__": staticmethod(m.detector), "faint": staticmethod(m.faint)}
+        )()
     out = recognize(_png(600, 400), "kong.png", detector, m.classifier)
     kongs = [g for g in out["melds"] if g["kind"] == "kong"]
     if faint:

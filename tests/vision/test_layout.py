@@ -454,7 +454,9 @@ def test_unread_tiles_beside_a_whole_hand_are_its_flowers(rotation: int) -> None
     layout = read_layout(reads)
     assert [g.tiles for g in layout.groups if g.role == "flowers"] == [[14, 15, 16]]
     assert not [g for g in layout.groups if g.role == "extra"]
-    assert any("Counted 3 tile(s) lying apart from the hand as flowers" in w for w in layout.warnings)
+    assert any(
+        "Counted 3 tile(s) lying apart from the hand as flowers" in w for w in layout.warnings
+    )
     assert len(next(g for g in layout.groups if g.role == "concealed").tiles) == 13
     decode(reads, layout)
     assert all(reads[k].chosen.endswith("f") for k in (14, 15, 16))
@@ -846,8 +848,10 @@ def test_a_wrong_sideways_mark_in_touching_melds_is_taken_back() -> None:
         slots.append(Slot([i], box[0], box[2], side, 30.0))
     parts = _split_forgiving(slots, reads)
     assert parts is not None
-    assert [([reads[i].chosen or _top(reads[i]) for s in seg for i in s.tiles], giver)
-            for seg, giver, _ in parts] == [(["3s", "4s", "5s"], 2), (["9m", "9m", "9m"], 3)]
+    assert [
+        ([reads[i].chosen or _top(reads[i]) for s in seg for i in s.tiles], giver)
+        for seg, giver, _ in parts
+    ] == [(["3s", "4s", "5s"], 2), (["9m", "9m", "9m"], 3)]
     assert [r.detection.sideways for r in reads] == [False, True, False, False, False, True]
 
 
@@ -855,8 +859,10 @@ def _wide_box_in_a_concealed_row() -> list:
     """A concealed hand `123m456p789s234sE` + `E` set apart, where the detector's box of
     the 3m came out wider than the tile (as boxes on a tilted row do): by its shape
     alone it lies across the row, and 1m 2m 3m would read as a claimed chow."""
-    tiles = row(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2s", "3s", "4s", "E"]
-                + [GAP, "E"], y=100)
+    tiles = row(
+        ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2s", "3s", "4s", "E"] + [GAP, "E"],
+        y=100,
+    )
     code, (x1, y1, x2, y2) = tiles[2]
     tiles[2] = (code, (x1 - 0.25 * (x2 - x1), y1 + 0.2 * (y2 - y1), x2 + 0.25 * (x2 - x1), y2))
     return tiles
@@ -913,7 +919,9 @@ def test_a_back_reading_in_no_kong_that_could_be_face_up_is_a_playing_tile() -> 
     from scorer.tiles import INDEX
     from vision.decode import decode
 
-    hand = row(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "P", "P", "P", "N", GAP, "N"], y=300)
+    hand = row(
+        ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "P", "P", "P", "N", GAP, "N"], y=300
+    )
     for p_face, readable in ((0.35, True), (0.08, False)):
         reads = reads_for(hand)
         p = np.full(43, 0.0)

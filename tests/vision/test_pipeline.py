@@ -201,9 +201,7 @@ def test_a_stretched_photo_is_read_squeezed_back() -> None:
     right = 0
     for b, code in zip(s.boxes, s.codes, strict=True):
         gt = (b[0] * w, b[1] * h, b[2] * w, b[3] * h)
-        right += any(
-            t["tile"] == code and _iou(t["box"], gt) >= 0.5 for t in out["tiles"]
-        )
+        right += any(t["tile"] == code and _iou(t["box"], gt) >= 0.5 for t in out["tiles"])
     assert right >= 10 and len(out["tiles"]) <= len(s.boxes) + 1
 
 
@@ -211,7 +209,6 @@ def _iou(a, b) -> float:
     x1, y1, x2, y2 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
     inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
     return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
-
 
 
 def _concealed_row(set_apart: bool = True) -> list:

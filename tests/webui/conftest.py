@@ -22,7 +22,9 @@ def scorer_ready() -> bool:
     return True
 
 
-needs_scorer = pytest.mark.skipif(not scorer_ready(), reason="the scoring engine is not installed yet")
+needs_scorer = pytest.mark.skipif(
+    not scorer_ready(), reason="the scoring engine is not installed yet"
+)
 
 
 @pytest.fixture()

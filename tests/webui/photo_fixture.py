@@ -21,10 +21,25 @@ TILE_W, TILE_H = 60, 80
 #: the laid-down hand, left to right: an exposed chow (its claimed tile sideways),
 #: the concealed row, the winning tile set apart, one flower further away
 LAYOUT: list[tuple[str, str]] = [
-    ("2m", "side"), ("3m", "up"), ("4m", "up"), ("", "gap"),
-    ("5p", "up"), ("6p", "up"), ("7p", "up"), ("5p", "up"), ("6p", "up"), ("7p", "up"),
-    ("3s", "up"), ("4s", "up"), ("E", "up"), ("E", "up"), ("", "gap"),
-    ("5s", "up"), ("", "gap"), ("", "gap"), ("1f", "up"),
+    ("2m", "side"),
+    ("3m", "up"),
+    ("4m", "up"),
+    ("", "gap"),
+    ("5p", "up"),
+    ("6p", "up"),
+    ("7p", "up"),
+    ("5p", "up"),
+    ("6p", "up"),
+    ("7p", "up"),
+    ("3s", "up"),
+    ("4s", "up"),
+    ("E", "up"),
+    ("E", "up"),
+    ("", "gap"),
+    ("5s", "up"),
+    ("", "gap"),
+    ("", "gap"),
+    ("1f", "up"),
 ]
 HAND = "[234m,1]567567p34sEE5s"
 
@@ -52,8 +67,9 @@ def photo_png() -> bytes:
     for code, (x1, y1, x2, y2), _ in boxes():
         cv2.rectangle(img, (x1, y1), (x2, y2), (215, 235, 245), -1)
         cv2.rectangle(img, (x1, y1), (x2, y2), (90, 120, 140), 2)
-        cv2.putText(img, code, (x1 + 8, (y1 + y2) // 2 + 8), cv2.FONT_HERSHEY_SIMPLEX, 0.8,
-                    (40, 40, 160), 2)
+        cv2.putText(
+            img, code, (x1 + 8, (y1 + y2) // 2 + 8), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (40, 40, 160), 2
+        )
     ok, buf = cv2.imencode(".png", img)
     assert ok
     return buf.tobytes()

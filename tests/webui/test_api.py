@@ -192,7 +192,9 @@ def test_check_names_what_differs(client):
     assert right["correct"] is True and right["total"] == 48
 
     wrong_claim = [i for i in ids if i != ids[0]] + [1]  # drop one fan, add 大四喜
-    body = client.post("/api/check", json={"request": req, "claim": wrong_claim, "total": 40}).get_json()
+    body = client.post(
+        "/api/check", json={"request": req, "claim": wrong_claim, "total": 40}
+    ).get_json()
     assert body["correct"] is False and body["total_ok"] is False
     assert ids[0] in {f["id"] for f in body["missing"]}
     assert [f["id"] for f in body["extra"]] == [1]

@@ -236,7 +236,8 @@ def test_notation_round_trips_through_the_page(open_page, base_url):
 
     def score(hand: str) -> dict:
         req = urllib.request.Request(
-            base_url + "api/score", data=json.dumps({"hand": hand}).encode(),
+            base_url + "api/score",
+            data=json.dumps({"hand": hand}).encode(),
             headers={"Content-Type": "application/json"},
         )
         with urllib.request.urlopen(req) as resp:
@@ -289,7 +290,9 @@ def test_a_scored_hand_is_recorded_in_the_game_sheet(open_page, base_url):
 
     def call(method: str, path: str, body: dict | None = None) -> dict:
         req = urllib.request.Request(
-            base_url + path, method=method, data=json.dumps(body).encode() if body else None,
+            base_url + path,
+            method=method,
+            data=json.dumps(body).encode() if body else None,
             headers={"Content-Type": "application/json"},
         )
         with urllib.request.urlopen(req) as resp:

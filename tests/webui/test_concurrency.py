@@ -14,9 +14,13 @@ from tests.webui.photo_fixture import photo_png
 def _multipart(data: bytes) -> tuple[bytes, str]:
     boundary = "----mcrtest"
     body = (
-        f"--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"t.png\"\r\n"
-        "Content-Type: image/png\r\n\r\n"
-    ).encode() + data + f"\r\n--{boundary}--\r\n".encode()
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="photo"; filename="t.png"\r\n'
+            "Content-Type: image/png\r\n\r\n"
+        ).encode()
+        + data
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
     return body, f"multipart/form-data; boundary={boundary}"
 
 
@@ -32,14 +36,16 @@ def test_concurrent_scores_and_photos(app):
 
     def score(i: int) -> int:
         body = json.dumps({"hand": SEED_HAND, "self_drawn": True}).encode()
-        req = urllib.request.Request(f"{base}/api/score", data=body,
-                                     headers={"Content-Type": "application/json"})
+        req = urllib.request.Request(
+            f"{base}/api/score", data=body, headers={"Content-Type": "application/json"}
+        )
         with urllib.request.urlopen(req, timeout=30) as resp:
             return json.load(resp)["total"]
 
     def recognize(i: int) -> str:
-        req = urllib.request.Request(f"{base}/api/recognize", data=photo_body,
-                                     headers={"Content-Type": photo_type})
+        req = urllib.request.Request(
+            f"{base}/api/recognize", data=photo_body, headers={"Content-Type": photo_type}
+        )
         with urllib.request.urlopen(req, timeout=30) as resp:
             return json.load(resp)["hand"]
 

@@ -12,15 +12,20 @@ CLIENT = create_app({"TESTING": False}).test_client()
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-10, 100) | st.text(max_size=20),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=8,
 )
 hands = st.text(alphabet="123456789mpsESWNCFP[],", max_size=24)
 score_requests = st.fixed_dictionaries(
     {"hand": hands},
     optional={
-        "self_drawn": json_values, "kong": st.booleans(), "last_tile": st.booleans(),
-        "fourth_tile": st.booleans(), "flowers": st.integers(-2, 10),
+        "self_drawn": json_values,
+        "kong": st.booleans(),
+        "last_tile": st.booleans(),
+        "fourth_tile": st.booleans(),
+        "flowers": st.integers(-2, 10),
         "seat_wind": st.sampled_from(["E", "S", "W", "N", "X", 1]),
     },
 )
@@ -45,7 +50,9 @@ def test_score_never_fails_on_any_json(body):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(request=score_requests | json_values, claim=json_values, total=json_values)
 def test_check_never_fails_on_any_json(request, claim, total):
-    _json_answer(CLIENT.post("/api/check", json={"request": request, "claim": claim, "total": total}))
+    _json_answer(
+        CLIENT.post("/api/check", json={"request": request, "claim": claim, "total": total})
+    )
 
 
 @needs_scorer

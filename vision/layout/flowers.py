@@ -123,7 +123,10 @@ def flowers_by_count(
 
 
 def _unread_end(
-    clusters: list[Cluster], plain: list[Cluster], reads: list[TileRead], flowers: list[int],
+    clusters: list[Cluster],
+    plain: list[Cluster],
+    reads: list[TileRead],
+    flowers: list[int],
     surplus: int,
 ) -> list[Cluster]:
     """The hand row's `surplus` tiles at one of its outer ends as flowers, when there are

@@ -39,7 +39,9 @@ def kongs_apart(
     which is then reported as unreadable.
     """
     sure = [any(top[i] == BACK_INDEX for i in s.tiles) for s in run]
-    back = [any(likely_back(reads[i]) for i in s.tiles) or b for s, b in zip(run, sure, strict=True)]
+    back = [
+        any(likely_back(reads[i]) for i in s.tiles) or b for s, b in zip(run, sure, strict=True)
+    ]
     if not any(back):
         return [("rest", run)]
     pieces: list[tuple[str, list[Slot]]] = []

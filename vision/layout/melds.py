@@ -207,7 +207,9 @@ def add_melds(layout: Layout, cluster: list[Slot], reads: list[TileRead]) -> Non
 
 def _once(segment: list[Slot]) -> list[Slot]:
     """The segment with a tile found as one box with a tile on it counted once."""
-    return [Slot(list(dict.fromkeys(s.tiles)), s.start, s.end, s.sideways, s.short) for s in segment]
+    return [
+        Slot(list(dict.fromkeys(s.tiles)), s.start, s.end, s.sideways, s.short) for s in segment
+    ]
 
 
 def _doubtful_pair(segment: list[Slot], reads: list[TileRead]) -> bool:
