@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
 from scorer.columns import display_width, pad
-from scorer.errors import ScoreError
+from scorer.errors import McrError, ScoreError
 from scorer.request import error_response, score_request
 
 EXIT_ERROR = 1
@@ -46,7 +46,12 @@ def _add_situation_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--round-wind", default="E", help="the prevalent wind 圈风: E/S/W/N (E)")
     p.add_argument("--flowers", default="0", help="number of flowers 花牌 0-8 (0)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    p.add_argument("--lang", default="both", choices=("zh", "en", "both"), help="fan names")
+    p.add_argument(
+        "--lang",
+        default="both",
+        choices=("zh", "zh-Hant", "en", "both"),
+        help="fan names and messages (both: fan names in both, messages in English)",
+    )
 
 
 def request_from_args(args: argparse.Namespace, hand: str) -> dict[str, Any]:
@@ -75,11 +80,12 @@ def _guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
         _tolerant(sys.stdout, "backslashreplace")
         try:
             return func(args)
-        except ScoreError as exc:
+        except McrError as exc:
+            lang = getattr(args, "lang", "en")
             if getattr(args, "json", False):
-                print(_dump(error_response(exc)))
+                print(_dump(error_response(exc, lang=lang)))
             else:
-                print(f"mcr {args.command}: {exc.message} [{exc.code}]", file=sys.stderr)
+                print(f"mcr {args.command}: {exc.message_in(lang)} [{exc.code}]", file=sys.stderr)
             return EXIT_ERROR
         except Exception as exc:  # noqa: BLE001 - the command line never shows a traceback
             print(f"mcr {args.command}: internal error: {exc!r}", file=sys.stderr)
@@ -92,8 +98,8 @@ def _guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
 
 
 def label(lang: str, en: str, zh: str) -> str:
-    """A caption in the chosen language(s)."""
-    return {"en": en, "zh": zh}.get(lang, f"{en} {zh}")
+    """A caption in the chosen language(s) (the simplified one for zh-Hant too)."""
+    return {"en": en, "zh": zh, "zh-Hant": zh}.get(lang, f"{en} {zh}")
 
 
 def format_response(resp: dict[str, Any], lang: str = "both") -> str:
@@ -119,12 +125,12 @@ def answer_line(line: str) -> dict[str, Any]:
         try:
             request = json.loads(line)
         except (json.JSONDecodeError, RecursionError) as exc:
-            raise ScoreError("bad_json", f"the line is not valid JSON: {exc}") from None
+            raise ScoreError("bad_json.line", detail=str(exc)) from None
         return score_request(request)
-    except ScoreError as exc:
+    except McrError as exc:
         return error_response(exc, request)
     except Exception as exc:  # noqa: BLE001 - one bad line must not stop the batch
-        return error_response(ScoreError("internal_error", f"could not score: {exc!r}"), request)
+        return error_response(ScoreError("internal_error", detail=repr(exc)), request)
 
 
 def score_lines(lines: Iterable[str]) -> Iterator[str]:
@@ -155,10 +161,10 @@ def run_batch(stdin: TextIO, stdout: TextIO) -> int:
 def cmd_score(args: argparse.Namespace) -> int:
     if args.batch:
         if args.hand:
-            raise ScoreError("bad_arguments", "--batch reads requests from stdin; give no HAND")
+            raise ScoreError("bad_arguments.batch")
         return run_batch(sys.stdin, sys.stdout)
     if not args.hand:
-        raise ScoreError("bad_arguments", "give a HAND (e.g. 123m456p789s123sEE) or --batch")
+        raise ScoreError("bad_arguments.no_hand")
     resp = score_request(request_from_args(args, args.hand))
     print(_dump(resp) if args.json else format_response(resp, args.lang))
     return 0
@@ -168,7 +174,10 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def _fan_label(f: dict[str, Any], lang: str) -> str:
-    name = {"zh": f["name_zh"], "en": f["name_en"]}.get(lang, f"{f['name_zh']} {f['name_en']}")
+    from scorer.fans import FANS
+
+    names = {"zh": f["name_zh"], "zh-Hant": FANS[f["id"]].name_zh_hant, "en": f["name_en"]}
+    name = names.get(lang, f"{f['name_zh']} {f['name_en']}")
     times = f" ×{f['count']}" if f.get("count", 1) != 1 else ""
     return f"{name} ({f['points']}){times}"
 

@@ -133,16 +133,12 @@ def all_readings(hand: Hand, situation: Situation) -> list[ScoreResult]:
 
 def _prepare(hand: Hand, situation: Situation) -> tuple[Ctx, list[tuple[str, list[Block]]]]:
     if hand.winning_tile is None:
-        raise ScoreError("not_winning", "the hand has no winning tile")
+        raise ScoreError("not_winning.no_tile")
     forms.check_hand(hand.melds, hand.concealed, hand.winning_tile, 14)
     ctx = Ctx(hand, situation)
     readings = _readings(ctx)
     if not readings:
-        raise ScoreError(
-            "not_winning",
-            "these tiles do not make a winning hand (four sets and a pair, seven pairs, "
-            "thirteen orphans, honors and knitted tiles, or a knitted straight)",
-        )
+        raise ScoreError("not_winning")
     return ctx, readings
 
 

@@ -11,22 +11,32 @@ from scorer.columns import display_width, pad
 from scorer.engine import ScoreResult
 from scorer.notation import format_tiles
 
-_LANGS = ("zh", "en", "both")
+_BELOW_EN = "below the 8-point minimum (flowers do not count)"
+
+#: the table's captions in each language it speaks
+_CAPTIONS = {
+    "zh": ("合计", "未达起和8番 (花牌不计)", "不计:", "牌型 "),
+    "zh-Hant": ("合計", "未達起和8番 (花牌不計)", "不計:", "牌型 "),
+    "en": ("Total", _BELOW_EN, "Not counted:", "form "),
+    "both": ("合计 Total", _BELOW_EN, "不计 Not counted:", "牌型 "),
+}
 
 
 def _name(fan, lang: str) -> str:
     if lang == "zh":
         return fan.name_zh
+    if lang == "zh-Hant":
+        return fan.name_zh_hant
     if lang == "en":
         return fan.name_en
     return f"{fan.name_zh} {fan.name_en}"
 
 
 def format_table(result: ScoreResult, lang: str = "zh") -> str:
-    """The fan breakdown as aligned text; `lang` is "zh", "en" or "both"."""
-    if lang not in _LANGS:
-        raise ValueError(f"lang must be one of {', '.join(_LANGS)}, got {lang!r}")
-    zh = lang != "en"
+    """The fan breakdown as aligned text; `lang` is "zh", "zh-Hant", "en" or "both"."""
+    if lang not in _CAPTIONS:
+        raise ValueError(f"lang must be one of {', '.join(_CAPTIONS)}, got {lang!r}")
+    total, below, not_counted, form = _CAPTIONS[lang]
     rows = []
     for hit in result.fans:
         label = f"{hit.fan.id:>2} {_name(hit.fan, lang)}"
@@ -39,21 +49,16 @@ def format_table(result: ScoreResult, lang: str = "zh") -> str:
         f"{pad(label, width)}  {pts:>6}  {sub:>4}  {detail}".rstrip()
         for label, pts, sub, detail in rows
     ]
-    total_label = "合计 Total" if lang == "both" else ("合计" if zh else "Total")
-    lines.append(f"{pad(total_label, width)}  {'':>6}  {result.total:>4}")
+    lines.append(f"{pad(total, width)}  {'':>6}  {result.total:>4}")
     if not result.meets_minimum:
-        lines.append(
-            "未达起和8番 (花牌不计)"
-            if lang == "zh"
-            else "below the 8-point minimum (flowers do not count)"
-        )
+        lines.append(below)
     if result.excluded:
-        lines.append("不计 Not counted:" if lang == "both" else ("不计:" if zh else "Not counted:"))
+        lines.append(not_counted)
         for ex in result.excluded:
             lines.append(f"  {ex.fan.id:>2} {_name(ex.fan, lang)}: {ex.reason}")
     sets = " ".join(
         f"[{format_tiles(s['tiles'])}]" if s["declared"] else format_tiles(s["tiles"])
         for s in result.sets
     )
-    lines.append(("牌型 " if zh else "form ") + f"{result.form}: {sets}")
+    lines.append(form + f"{result.form}: {sets}")
     return "\n".join(lines)

@@ -30,6 +30,11 @@ class Fan:
     #: fans it excludes only for its own sets (幺九刻 of the pungs it is made of)
     partly_excludes: tuple[int, ...] = ()
 
+    @property
+    def name_zh_hant(self) -> str:
+        """The name in traditional characters, as the rules documents write it."""
+        return NAMES_ZH_HANT[self.id - 1]
+
 
 def _fan(i: int, zh: str, en: str, pts: int, *excl: int) -> Fan:
     return Fan(i, zh, en, pts, tuple(excl))
@@ -128,6 +133,91 @@ _TABLE = tuple(
 
 FANS: dict[int, Fan] = {f.id: f for f in _TABLE}
 
+#: the names in traditional characters (seed 001's spelling), by fan number from 1
+NAMES_ZH_HANT: tuple[str, ...] = (
+    "大四喜",
+    "大三元",
+    "綠一色",
+    "九蓮寶燈",
+    "四槓",
+    "連七對",
+    "十三幺",
+    "清幺九",
+    "小四喜",
+    "小三元",
+    "字一色",
+    "四暗刻",
+    "一色雙龍會",
+    "一色四同順",
+    "一色四節高",
+    "一色四步高",
+    "三槓",
+    "混幺九",
+    "七對",
+    "七星不靠",
+    "全雙刻",
+    "清一色",
+    "一色三同順",
+    "一色三節高",
+    "全大",
+    "全中",
+    "全小",
+    "清龍",
+    "三色雙龍會",
+    "一色三步高",
+    "全帶五",
+    "三同刻",
+    "三暗刻",
+    "全不靠",
+    "組合龍",
+    "大於五",
+    "小於五",
+    "三風刻",
+    "花龍",
+    "推不倒",
+    "三色三同順",
+    "三色三節高",
+    "無番和",
+    "妙手回春",
+    "海底撈月",
+    "槓上開花",
+    "搶槓和",
+    "碰碰和",
+    "混一色",
+    "三色三步高",
+    "五門齊",
+    "全求人",
+    "雙暗槓",
+    "雙箭刻",
+    "全帶幺",
+    "不求人",
+    "雙明槓",
+    "和絕張",
+    "箭刻",
+    "圈風刻",
+    "門風刻",
+    "門前清",
+    "平和",
+    "四歸一",
+    "雙同刻",
+    "雙暗刻",
+    "暗槓",
+    "斷幺",
+    "一般高",
+    "喜相逢",
+    "連六",
+    "老少副",
+    "幺九刻",
+    "明槓",
+    "缺一門",
+    "無字",
+    "邊張",
+    "坎張",
+    "單釣將",
+    "自摸",
+    "花牌",
+)
+
 #: traditional spellings and common alternative names that people type
 _ALIASES: dict[str, int] = {
     "大四喜": 1,
@@ -209,6 +299,7 @@ _BY_NAME: dict[str, Fan] = {}
 for _f in _TABLE:
     _BY_NAME[_key(_f.name_zh)] = _f
     _BY_NAME[_key(_f.name_en)] = _f
+    _BY_NAME.setdefault(_key(_f.name_zh_hant), _f)
 for _alias, _id in _ALIASES.items():
     _BY_NAME.setdefault(_key(_alias), FANS[_id])
 

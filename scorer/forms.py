@@ -38,20 +38,15 @@ def check_hand(melds, concealed, winning_tile, size: int) -> None:
     tiles = list(concealed) + ([] if winning_tile is None else [winning_tile])
     bad = [t for t in tiles if not (isinstance(t, int) and 0 <= t < 34)]
     if bad:
-        raise ScoreError("bad_tile", f"only playing tiles (indices 0-33) can be scored, got {bad}")
+        raise ScoreError("bad_tile.indices", tiles=bad)
     for m in melds:
         ok = isinstance(m.tile, int) and 0 <= m.tile < 34
         if m.kind is MeldKind.CHOW:
             ok = ok and m.tile < 27 and m.tile % 9 <= 6
         if not ok:
-            raise ScoreError(
-                "bad_meld", f"{m.kind.value} starting at tile index {m.tile} is not a meld"
-            )
+            raise ScoreError("bad_meld.index", kind=m.kind.value, tile=m.tile)
     if len(melds) > 4 or 3 * len(melds) + len(tiles) != size:
-        raise ScoreError(
-            "wrong_tile_count",
-            f"{len(melds)} meld(s) and {len(tiles)} tile(s) do not make a {size}-tile hand",
-        )
+        raise ScoreError("wrong_tile_count.size", melds=len(melds), tiles=len(tiles), size=size)
 
 
 def counts_of(tiles: list[int] | tuple[int, ...]) -> tuple[int, ...]:

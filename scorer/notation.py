@@ -50,17 +50,17 @@ class _Reader:
         self.comma_pos = 0
 
     # -- helpers -----------------------------------------------------------
-    def _fail(self, code: str, message: str) -> NoReturn:
-        raise ScoreError(code, message)
+    def _fail(self, message_id: str, **params: object) -> NoReturn:
+        raise ScoreError(message_id, **params)
 
-    def _flush_missing_suit(self, where: str) -> None:
+    def _flush_missing_suit(self, char: str = "", at: int = 0) -> None:
+        """Digits still waiting for their suit letter when `char` at `at` (or the end) comes."""
         if self.digits:
             first = self.digits[0][1]
             digits = "".join(d for d, _ in self.digits)
-            self._fail(
-                "missing_suit",
-                f"digits '{digits}' at position {first} have no suit letter (m, p or s) {where}",
-            )
+            if char:
+                self._fail("missing_suit.before", digits=digits, pos=first, char=char, at=at)
+            self._fail("missing_suit.end", digits=digits, pos=first)
 
     def _emit(self, tiles: Iterable[int]) -> None:
         target = self.tiles if self.meld_tiles is None else self.meld_tiles
@@ -73,33 +73,26 @@ class _Reader:
             if ch.isspace():
                 continue
             if self.after_comma and ch not in "0123456789]":
-                self._fail(
-                    "bad_meld_number",
-                    f"after the comma at position {self.comma_pos} a meld takes only "
-                    f"a number and ']', found '{ch}' at position {pos}",
-                )
+                self._fail("bad_meld_number.after_comma", comma=self.comma_pos, char=ch, pos=pos)
             if ch in "123456789" or (ch == "0" and (self.after_comma or self.meld_tiles)):
                 if self.after_comma:
                     self.meld_number = (self.meld_number or "") + ch
                 else:
                     self.digits.append((ch, pos))
             elif ch == "0":
-                self._fail("bad_tile", f"'0' at position {pos} is not a tile rank (1-9)")
+                self._fail("bad_tile.zero", pos=pos)
             elif ch in SUITS:
                 if not self.digits:
-                    self._fail(
-                        "missing_digits",
-                        f"suit letter '{ch}' at position {pos} has no tile numbers before it",
-                    )
+                    self._fail("missing_digits", char=ch, pos=pos)
                 for d, at in self.digits:
                     if d == "0":
-                        self._fail("bad_tile", f"'0' at position {at} is not a tile rank (1-9)")
+                        self._fail("bad_tile.zero", pos=at)
                 s = SUITS.index(ch)
                 self._emit(s * 9 + int(d) - 1 for d, _ in self.digits)
                 self.digits.clear()
             elif ch in HONOR_LETTERS:
                 if self.digits:
-                    self._flush_missing_suit(f"before '{ch}' at position {pos}")
+                    self._flush_missing_suit(ch, pos)
                 self._emit([_honor_index(ch)])
             elif ch == "[":
                 self._open(pos)
@@ -108,122 +101,85 @@ class _Reader:
             elif ch == "]":
                 self._close(pos)
             elif ch == "f" and self.digits:
-                self._fail(
-                    "flower_in_hand",
-                    f"flowers ('{self.digits[-1][0]}f' at position {pos - 1}) are not part "
-                    "of the hand notation: give their number as the flowers count",
-                )
+                self._fail("flower_in_hand", digit=self.digits[-1][0], pos=pos - 1)
             else:
-                self._fail(
-                    "bad_character",
-                    f"unknown character '{ch}' at position {pos}; use digits with m/p/s, "
-                    "the honors E S W N C F P and [ ] for melds",
-                )
+                self._fail("bad_character", char=ch, pos=pos)
         if self.meld_tiles is not None:
-            self._fail(
-                "unclosed_bracket",
-                f"the bracket opened at position {self.meld_start} is not closed with ']'",
-            )
-        self._flush_missing_suit("at the end of the hand")
+            self._fail("unclosed_bracket", pos=self.meld_start)
+        self._flush_missing_suit()
 
     def _open(self, pos: int) -> None:
         if self.meld_tiles is not None:
-            self._fail(
-                "unclosed_bracket",
-                f"'[' at position {pos} opens a meld inside the meld opened at "
-                f"position {self.meld_start}; close it with ']' first",
-            )
-        self._flush_missing_suit(f"before '[' at position {pos}")
+            self._fail("unclosed_bracket.nested", pos=pos, start=self.meld_start)
+        self._flush_missing_suit("[", pos)
         if self.tiles:
-            self._fail(
-                "meld_after_tiles",
-                f"the meld at position {pos} comes after concealed tiles; write all "
-                "melds first, then the concealed tiles ending with the winning tile",
-            )
+            self._fail("meld_after_tiles", pos=pos)
         if len(self.melds) >= MAX_MELDS:
-            self._fail(
-                "too_many_melds",
-                f"the meld at position {pos} would be meld number {len(self.melds) + 1}; "
-                f"a hand has at most {MAX_MELDS} melds",
-            )
+            self._fail("too_many_melds", pos=pos, number=len(self.melds) + 1, max=MAX_MELDS)
         self.meld_tiles = []
         self.meld_start = pos
         self.meld_number = None
 
     def _comma(self, pos: int) -> None:
         if self.meld_tiles is None:
-            self._fail("bad_character", f"',' at position {pos} is only allowed inside a meld")
+            self._fail("bad_character.comma", pos=pos)
         if self.after_comma:
-            self._fail("bad_meld_number", f"second ',' at position {pos} in one meld")
-        self._flush_missing_suit(f"before ',' at position {pos}")
+            self._fail("bad_meld_number.second_comma", pos=pos)
+        self._flush_missing_suit(",", pos)
         self.after_comma = True
         self.comma_pos = pos
 
     def _close(self, pos: int) -> None:
         if self.meld_tiles is None:
-            self._fail("unmatched_bracket", f"']' at position {pos} closes no '['")
+            self._fail("unmatched_bracket", pos=pos)
         number = self.meld_number
         if not self.after_comma and self.digits:
             # `[567m2]`: digits after the last suit letter are the meld number
             if not self.meld_tiles:
-                self._flush_missing_suit(f"before ']' at position {pos}")
+                self._flush_missing_suit("]", pos)
             number = "".join(d for d, _ in self.digits)
             self.digits.clear()
         elif self.after_comma and number is None:
-            self._fail(
-                "bad_meld_number",
-                f"the comma of the meld at position {self.meld_start} is followed by no number",
-            )
+            self._fail("bad_meld_number.missing", pos=self.meld_start)
         self.melds.append(self._meld(self.meld_tiles, number))
         self.meld_tiles = None
         self.after_comma = False
 
     def _meld(self, tiles: list[int], number: str | None) -> Meld:
         written = self.text[self.meld_start - 1 :].split("]", 1)[0] + "]"
-        return _classify(
-            tiles, number, f"meld {written.replace(' ', '')} at position {self.meld_start}"
-        )
+        return _classify(tiles, number, {"meld": written.replace(" ", ""), "pos": self.meld_start})
 
 
-def _classify(tiles: list[int], number: str | None, where: str) -> Meld:
-    """The meld a bracket holds, or ScoreError naming `where` it was written."""
+def _classify(tiles: list[int], number: str | None, where: dict[str, object]) -> Meld:
+    """The meld a bracket holds, or ScoreError naming `where` it was written (meld, pos)."""
     kinds = set(tiles)
     if len(tiles) == 4 and len(kinds) == 1:
         return _kong(tiles[0], number, where)
     if len(tiles) == 3 and len(kinds) == 1:
-        claimed = _number(number, (1, 2, 3), where, "a pung is claimed from seat 1, 2 or 3")
+        claimed = _number(number, (1, 2, 3), where, "pung")
         return Meld(MeldKind.PUNG, tiles[0], claimed)
     if len(tiles) == 3:
         low = min(tiles)
         if low < 27 and sorted(tiles) == [low, low + 1, low + 2] and low // 9 == (low + 2) // 9:
-            claimed = _number(number, (1, 2, 3), where, "a chow's claimed tile is 1, 2 or 3")
+            claimed = _number(number, (1, 2, 3), where, "chow")
             return Meld(MeldKind.CHOW, low, claimed)
     names = " ".join(tile_name(t) for t in tiles) or "nothing"
-    raise ScoreError(
-        "bad_meld",
-        f"{where} holds {names}: a meld is a chow (3 in a row of one suit), "
-        "a pung (3 alike) or a kong (4 alike)",
-    )
+    raise ScoreError("bad_meld", tiles=names, **where)
 
 
-def _number(number: str | None, allowed: tuple[int, ...], where: str, rule: str) -> int:
+def _number(number: str | None, allowed: tuple[int, ...], where: dict, kind: str) -> int:
+    """The meld's number, one of `allowed` (the first when none is written)."""
     if number is None:
         return allowed[0]
     if len(number) != 1 or int(number) not in allowed:
-        raise ScoreError("bad_meld_number", f"{where}: number {number} is not allowed; {rule}")
+        raise ScoreError(f"bad_meld_number.{kind}", number=number, **where)
     return int(number)
 
 
-def _kong(tile: int, number: str | None, where: str) -> Meld:
+def _kong(tile: int, number: str | None, where: dict[str, object]) -> Meld:
     if number is None or number == "0":
         return Meld(MeldKind.KONG, tile, 0)
-    n = _number(
-        number,
-        (1, 2, 3, 5, 6, 7),
-        where,
-        "a kong has none (concealed), 1-3 (claimed from that seat) or 5-7 (promoted pung "
-        "claimed from seat 1-3)",
-    )
+    n = _number(number, (1, 2, 3, 5, 6, 7), where, "kong")
     if n >= 5:
         return Meld(MeldKind.KONG, tile, n - 4, promoted=True)
     return Meld(MeldKind.KONG, tile, n)
@@ -236,36 +192,28 @@ def check_counts(melds: tuple[Meld, ...], tiles: list[int], waiting: bool) -> No
     over = sorted(t for t, n in copies.items() if n > 4)
     if over:
         listing = ", ".join(f"{tile_name(t)} ×{copies[t]}" for t in over)
-        raise ScoreError(
-            "too_many_copies",
-            f"there are only 4 of each tile, the hand (melds included) has {listing}",
-        )
+        raise ScoreError("too_many_copies", listing=listing)
     need = (13 if waiting else 14) - 3 * len(melds)
     if len(tiles) != need:
-        what = "a waiting hand" if waiting else "a winning hand (the last one the winning tile)"
-        raise ScoreError(
-            "wrong_tile_count",
-            f"with {len(melds)} meld(s) {what} needs {need} concealed tiles, got {len(tiles)}",
-        )
+        what = "waiting" if waiting else "winning"
+        raise ScoreError(f"wrong_tile_count.{what}", melds=len(melds), need=need, got=len(tiles))
 
 
 def parse_tiles(text: str) -> list[int]:
     """Plain tile list (no melds), e.g. `123m55pEE` -> indices; for tools and tests."""
     reader = _parse(text)
     if reader.melds:
-        raise ScoreError("bad_meld", "a plain tile list takes no melds")
+        raise ScoreError("bad_meld.plain")
     return reader.tiles
 
 
 def _parse(text: object) -> _Reader:
     if not isinstance(text, str):
-        raise ScoreError("bad_type", f"a hand is a string, got {type(text).__name__}")
+        raise ScoreError("bad_type.hand_text", type=type(text).__name__)
     if len(text) > MAX_LENGTH:
-        raise ScoreError(
-            "too_long", f"the hand is {len(text)} characters long; at most {MAX_LENGTH}"
-        )
+        raise ScoreError("too_long", length=len(text), max=MAX_LENGTH)
     if not text.strip():
-        raise ScoreError("empty_hand", "the hand is empty")
+        raise ScoreError("empty_hand")
     reader = _Reader(text)
     reader.read()
     return reader
@@ -299,7 +247,7 @@ def format_tiles(tiles: Iterable[int]) -> str:
         try:
             char, suit = _WRITTEN[t]
         except (KeyError, TypeError):
-            raise ScoreError("bad_tile", f"tile index {t!r} is not a playing tile") from None
+            raise ScoreError("bad_tile.index", tile=repr(t)) from None
         if pending and pending != suit:
             out.append(pending)
         pending = suit

@@ -6,10 +6,11 @@ caller rejects the same contradictions with the same error codes.
 Field policy: unknown fields are rejected (`unknown_field`) so a typo such
 as `selfdrawn` never silently scores a different hand. Two optional
 extensions are accepted: `id` (any JSON value, echoed back so batch output
-can be matched to its input) and `lang` (`zh`/`en`/`both`): with it the
-response also carries `explanation`, the readable fan table in that
+can be matched to its input) and `lang` (`zh`/`zh-Hant`/`en`/`both`): with
+it the response also carries `explanation`, the readable fan table in that
 language (left out otherwise, since batch callers rarely read it and it is a
-third of the cost of a response).
+third of the cost of a response), and an error's message is in that language
+(`both`: English). With `zh-Hant` each fan also carries `name_zh_hant`.
 
 Contradictory flags (seed 001 fans 44-47 and 58) are errors, not silently
 dropped fans:
@@ -33,7 +34,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from scorer.errors import ScoreError
+from scorer.errors import McrError, ScoreError
 from scorer.hand import Hand, MeldKind, Situation
 from scorer.notation import format_hand, normalized, parse_hand, tile_name
 
@@ -42,7 +43,7 @@ WIND_FIELDS = ("seat_wind", "round_wind")
 EXTRA_FIELDS = ("id", "lang")
 KNOWN_FIELDS = frozenset(("hand", "flowers", *BOOL_FIELDS, *WIND_FIELDS, *EXTRA_FIELDS))
 WINDS = {"E": 27, "S": 28, "W": 29, "N": 30}
-LANGS = ("zh", "en", "both")
+LANGS = ("zh", "zh-Hant", "en", "both")
 
 
 def _type_name(value: object) -> str:
@@ -51,40 +52,39 @@ def _type_name(value: object) -> str:
 
 def _check_fields(obj: object) -> dict:
     if not isinstance(obj, dict):
-        raise ScoreError("bad_request", f"a score request is a JSON object, got {_type_name(obj)}")
+        raise ScoreError("bad_request", type=_type_name(obj))
     unknown = sorted(str(k) for k in obj if k not in KNOWN_FIELDS)
     if unknown:
         raise ScoreError(
-            "unknown_field",
-            f"unknown field(s) {', '.join(unknown)}; known: {', '.join(sorted(KNOWN_FIELDS))}",
+            "unknown_field", fields=", ".join(unknown), known=", ".join(sorted(KNOWN_FIELDS))
         )
     if "hand" not in obj:
-        raise ScoreError("missing_field", "the request has no 'hand'")
+        raise ScoreError("missing_field.hand")
     if not isinstance(obj["hand"], str):
-        raise ScoreError("bad_type", f"'hand' must be a string, got {_type_name(obj['hand'])}")
+        raise ScoreError("bad_type.hand", type=_type_name(obj["hand"]))
     return obj
 
 
 def _flag(obj: dict, name: str) -> bool:
     value = obj.get(name, False)
     if not isinstance(value, bool):
-        raise ScoreError("bad_type", f"'{name}' must be true or false, got {value!r}")
+        raise ScoreError("bad_type.flag", field=name, got=repr(value))
     return value
 
 
 def _wind(obj: dict, name: str) -> int:
     value = obj.get(name, "E")
     if not isinstance(value, str) or value not in WINDS:
-        raise ScoreError("bad_wind", f"'{name}' must be one of E, S, W, N, got {value!r}")
+        raise ScoreError("bad_wind", field=name, got=repr(value))
     return WINDS[value]
 
 
 def _flowers(obj: dict) -> int:
     value = obj.get("flowers", 0)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ScoreError("bad_type", f"'flowers' must be a whole number 0-8, got {value!r}")
+        raise ScoreError("bad_type.flowers", got=repr(value))
     if not 0 <= value <= 8:
-        raise ScoreError("bad_flowers", f"'flowers' must be 0-8 (there are 8 flowers), got {value}")
+        raise ScoreError("bad_flowers", got=value)
     return value
 
 
@@ -105,38 +105,21 @@ def check_situation(hand: Hand, sit: Situation) -> Situation:
     """Reject contradictory flags for this hand; return it with implied flags set."""
     win = hand.winning_tile
     if win is None:
-        raise ScoreError("no_winning_tile", "a hand to score needs its winning tile last")
+        raise ScoreError("no_winning_tile")
     name = tile_name(win)
     in_melds = sum(m.tiles.count(win) for m in hand.melds if not m.concealed)
     in_hidden = hand.concealed.count(win) + sum(
         m.tiles.count(win) for m in hand.melds if m.concealed
     )
     if sit.kong and sit.last_tile:
-        what = "杠上开花 and 妙手回春" if sit.self_drawn else "抢杠和 and 海底捞月"
-        raise ScoreError(
-            "contradictory_flags",
-            f"'kong' and 'last_tile' cannot both be set ({what}): no kong is made on "
-            "the last tile of the wall, and a robbed kong is not a discard",
-        )
+        first, second = ("杠上开花", "妙手回春") if sit.self_drawn else ("抢杠和", "海底捞月")
+        raise ScoreError("contradictory_flags.kong_last_tile", first=first, second=second)
     if sit.kong and sit.self_drawn and not any(m.kind is MeldKind.KONG for m in hand.melds):
-        raise ScoreError(
-            "contradictory_flags",
-            "'kong' on a self-draw means out on a kong replacement (杠上开花), "
-            "but the hand has no kong",
-        )
+        raise ScoreError("contradictory_flags.no_kong")
     if sit.kong and not sit.self_drawn and in_melds + in_hidden:
-        raise ScoreError(
-            "contradictory_flags",
-            f"'kong' on a discard means robbing a kong (抢杠和) of {name}: the other three "
-            f"{name} are in the robbed player's pung, yet the hand holds "
-            f"{in_melds + in_hidden} more",
-        )
+        raise ScoreError("contradictory_flags.robbed", tile=name, count=in_melds + in_hidden)
     if sit.fourth_tile and in_hidden:
-        raise ScoreError(
-            "contradictory_flags",
-            f"'fourth_tile' (和绝张) needs the three other {name} shown on the table, "
-            f"but the hand holds {in_hidden} concealed",
-        )
+        raise ScoreError("contradictory_flags.fourth_tile", tile=name, count=in_hidden)
     if in_melds == 3 and not sit.fourth_tile:
         sit = replace(sit, fourth_tile=True)
     return sit
@@ -153,7 +136,7 @@ def parse_request(obj: dict) -> tuple[Hand, Situation]:
 def request_lang(obj: dict) -> str | None:
     lang = obj.get("lang")
     if lang is not None and lang not in LANGS:
-        raise ScoreError("bad_lang", f"'lang' must be zh, en or both, got {lang!r}")
+        raise ScoreError("bad_lang", got=repr(lang))
     return lang
 
 
@@ -161,6 +144,7 @@ def response(hand: Hand, sit: Situation, lang: str | None = "both") -> dict[str,
     """Score a validated hand; the contract response plus the extensions."""
     from scorer.engine import score
     from scorer.explain import format_table
+    from scorer.fans import FANS
     from scorer.payments import payments
 
     result = score(hand, sit)
@@ -170,6 +154,9 @@ def response(hand: Hand, sit: Situation, lang: str | None = "both") -> dict[str,
     out["situation"] = situation_json(sit)
     if lang is not None:
         out["explanation"] = format_table(result, lang=lang)
+    if lang == "zh-Hant":
+        for entry in (*out["fans"], *out["excluded"]):
+            entry["name_zh_hant"] = FANS[entry["id"]].name_zh_hant
     return out
 
 
@@ -196,9 +183,17 @@ def score_request(obj: dict) -> dict[str, Any]:
     return out
 
 
-def error_response(exc: ScoreError, request: object = None) -> dict[str, Any]:
-    """The contract error object; echoes the request's `id` when it has one."""
-    out: dict[str, Any] = exc.to_json()
+def message_lang(request: object) -> str:
+    """The language a request's error message is written in (its `lang`; English by default)."""
+    lang = request.get("lang") if isinstance(request, dict) else None
+    return lang if lang in LANGS else "en"
+
+
+def error_response(
+    exc: McrError, request: object = None, lang: str | None = None
+) -> dict[str, Any]:
+    """The contract error object in the request's language (or `lang`); echoes its `id`."""
+    out: dict[str, Any] = exc.to_json(lang or message_lang(request))
     if isinstance(request, dict) and "id" in request:
         out["id"] = request["id"]
     return out
@@ -214,7 +209,7 @@ def parse_claim(text: str) -> dict[int, int]:
     from scorer.fans import FANS, fan_by_name
 
     if not isinstance(text, str):
-        raise ScoreError("bad_type", f"a claim is a string of fan names, got {_type_name(text)}")
+        raise ScoreError("bad_type.claim", type=_type_name(text))
     claimed: dict[int, int] = {}
     for raw in re.split(r"[,，、;；]", text):
         item = raw.strip()
@@ -227,17 +222,17 @@ def parse_claim(text: str) -> dict[int, int]:
         if item.isdigit():
             fan_id = int(item)
             if fan_id not in FANS:
-                raise ScoreError("unknown_fan", f"there is no fan number {fan_id} (1-81)")
+                raise ScoreError("unknown_fan.number", number=fan_id)
         else:
             try:
                 fan_id = fan_by_name(item).id
             except KeyError:
-                raise ScoreError("unknown_fan", f"unknown fan name '{item}'") from None
+                raise ScoreError("unknown_fan.name", name=item) from None
         if count < 1:
-            raise ScoreError("bad_claim", f"'{raw.strip()}': a fan is counted at least once")
+            raise ScoreError("bad_claim.count", item=raw.strip())
         claimed[fan_id] = claimed.get(fan_id, 0) + count
     if not claimed:
-        raise ScoreError("bad_claim", "the claim names no fan")
+        raise ScoreError("bad_claim.empty")
     return claimed
 
 
@@ -262,7 +257,7 @@ def check_claim(obj: dict, claim: str | None = None, total: int | None = None) -
     `miscounted`: right fan, wrong count (`claimed` vs `count`).
     """
     if (claim is None) == (total is None):
-        raise ScoreError("bad_arguments", "give either a claimed fan list or a claimed total")
+        raise ScoreError("bad_arguments.claim")
     resp = score_request(obj)
     right = {f["id"]: f["count"] for f in resp["fans"]}
     out: dict[str, Any] = {
@@ -273,7 +268,7 @@ def check_claim(obj: dict, claim: str | None = None, total: int | None = None) -
     }
     if total is not None:
         if isinstance(total, bool) or not isinstance(total, int):
-            raise ScoreError("bad_type", f"a claimed total is a whole number, got {total!r}")
+            raise ScoreError("bad_type.total", got=repr(total))
         out["claimed_total"] = total
         out["correct"] = total == resp["total"]
         return out
@@ -335,7 +330,7 @@ def waits_report(obj: dict) -> dict[str, Any]:
                     ],
                 }
             except ScoreError as exc:
-                entry[key] = exc.to_json()
+                entry[key] = exc.to_json(message_lang(obj))
         waits.append(entry)
     out = {"hand": format_hand(normalized(hand13)), "waiting": bool(waits), "waits": waits}
     if "id" in obj:

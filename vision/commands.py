@@ -13,7 +13,7 @@ import json
 import sys
 from typing import Any, TextIO
 
-from scorer.errors import ScoreError
+from scorer.errors import McrError
 from vision.errors import ModelError
 
 EXIT_ERROR = 1
@@ -51,7 +51,7 @@ def _score(result: dict[str, Any], args: argparse.Namespace) -> dict[str, Any] |
     }
     try:
         return score_request(request)
-    except ScoreError as exc:
+    except McrError as exc:
         return error_response(exc)
 
 
@@ -111,7 +111,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         except ModelError as exc:
             print(f"mcr recognize: {exc.message}", file=err)
             return EXIT_ERROR
-        except ScoreError as exc:
+        except McrError as exc:
             status = EXIT_ERROR
             if args.json:
                 print(json.dumps({"image": path, **exc.to_json()}, ensure_ascii=False), file=out)

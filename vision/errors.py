@@ -1,18 +1,119 @@
-"""Errors of the recognizer, shaped like the scorer's so callers handle both alike.
+"""Errors of the photo reader and their messages (see `scorer.errors`).
 
 A bad photo (not an image, truncated, too large) must end in a clear
-message for the person who sent it, never in a traceback; `code` is stable
-for the JSON `error.code`.
+message for the person who sent it, never in a traceback; a missing model
+is the installation's problem, not the photo's, and says so.
 """
 
 from __future__ import annotations
 
-from scorer.errors import ScoreError
+from scorer.errors import McrError
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "truncated_image": {
+        "en": "The {format} file is truncated.",
+        "zh": "这个 {format} 文件不完整。",
+        "zh-Hant": "這個 {format} 檔案不完整。",
+    },
+    "truncated_image.damaged": {
+        "en": "The JPEG file is damaged (bad segment marker).",
+        "zh": "这个 JPEG 文件已损坏（段标记错误）。",
+        "zh-Hant": "這個 JPEG 檔案已損壞（區段標記錯誤）。",
+    },
+    "truncated_image.no_data": {
+        "en": "The JPEG file is truncated: its image data is missing.",
+        "zh": "这个 JPEG 文件不完整：缺少图像数据。",
+        "zh-Hant": "這個 JPEG 檔案不完整：缺少影像資料。",
+    },
+    "truncated_image.no_header": {
+        "en": "The PNG file is truncated: no image header.",
+        "zh": "这个 PNG 文件不完整：没有图像头。",
+        "zh-Hant": "這個 PNG 檔案不完整：沒有影像標頭。",
+    },
+    "truncated_image.webp_kind": {
+        "en": "The WebP file is truncated or of an unknown kind.",
+        "zh": "这个 WebP 文件不完整，或是未知的类型。",
+        "zh-Hant": "這個 WebP 檔案不完整，或是未知的類型。",
+    },
+    "truncated_image.no_end": {
+        "en": "The {format} file is truncated (no end {part}).",
+        "zh": "这个 {format} 文件不完整（没有结尾）。",
+        "zh-Hant": "這個 {format} 檔案不完整（沒有結尾）。",
+    },
+    "unsupported_format": {
+        "en": "HEIC photos are not supported; set the camera to 'Most compatible' (JPEG) "
+        "or export the photo as JPEG.",
+        "zh": "不支持 HEIC 照片：请把相机设为“兼容性最佳”（JPEG），或把照片导出为 JPEG。",
+        "zh-Hant": "不支援 HEIC 照片：請把相機設為「最相容」（JPEG），或把照片輸出為 JPEG。",
+    },
+    "not_an_image": {
+        "en": "This file is not a JPEG, PNG or WebP photo.",
+        "zh": "这个文件不是 JPEG、PNG 或 WebP 照片。",
+        "zh-Hant": "這個檔案不是 JPEG、PNG 或 WebP 照片。",
+    },
+    "empty_input": {
+        "en": "The photo{label} is empty (0 bytes).",
+        "zh": "照片{label}是空的（0 字节）。",
+        "zh-Hant": "照片{label}是空的（0 位元組）。",
+    },
+    "too_large": {
+        "en": "The photo{label} is {size:.1f} MB; the limit is {limit:.0f} MB.",
+        "zh": "照片{label}有 {size:.1f} MB，上限是 {limit:.0f} MB。",
+        "zh-Hant": "照片{label}有 {size:.1f} MB，上限是 {limit:.0f} MB。",
+    },
+    "too_large.pixels": {
+        "en": "The photo{label} is {width}x{height} pixels; the limit is {limit:.0f} megapixels.",
+        "zh": "照片{label}有 {width}x{height} 像素，上限是 {limit:.0f} 百万像素。",
+        "zh-Hant": "照片{label}有 {width}x{height} 像素，上限是 {limit:.0f} 百萬像素。",
+    },
+    "too_large.file": {
+        "en": "{path} is larger than the {limit} MB limit.",
+        "zh": "{path} 超过了 {limit} MB 的上限。",
+        "zh-Hant": "{path} 超過了 {limit} MB 的上限。",
+    },
+    "too_small": {
+        "en": "The photo{label} is only {width}x{height} pixels.",
+        "zh": "照片{label}只有 {width}x{height} 像素。",
+        "zh-Hant": "照片{label}只有 {width}x{height} 像素。",
+    },
+    "bad_image": {
+        "en": "The photo{label} could not be decoded; it may be damaged.",
+        "zh": "照片{label}无法解码，可能已损坏。",
+        "zh-Hant": "照片{label}無法解碼，可能已損壞。",
+    },
+    "unreadable_file": {
+        "en": "Cannot read {path}: {detail}.",
+        "zh": "无法读取 {path}。",
+        "zh-Hant": "無法讀取 {path}。",
+    },
+    "unreadable_file.folder": {
+        "en": "{path} is a folder, not a photo.",
+        "zh": "{path} 是文件夹，不是照片。",
+        "zh-Hant": "{path} 是資料夾，不是照片。",
+    },
+    "models_missing": {
+        "en": "The recognition models could not be loaded ({detail}). "
+        "Reinstall the package or train them (see models/MODEL_CARD.md).",
+        "zh": "无法加载识别模型。请重新安装，或自行训练模型（见 models/MODEL_CARD.md）。",
+        "zh-Hant": "無法載入辨識模型。請重新安裝，或自行訓練模型（見 models/MODEL_CARD.md）。",
+    },
+    "model_mismatch": {
+        "en": "The classifier did not read every detected tile.",
+        "zh": "分类模型没有读出每一张检测到的牌。",
+        "zh-Hant": "分類模型沒有讀出每一張偵測到的牌。",
+    },
+}
 
 
-class PhotoError(ScoreError):
-    """A photo that cannot be read; same `.code`, `.message`, `.to_json()` as ScoreError."""
+class VisionError(McrError):
+    """An error of the photo reader."""
+
+    messages = MESSAGES
 
 
-class ModelError(ScoreError):
+class PhotoError(VisionError):
+    """A photo that cannot be read (the photo's problem)."""
+
+
+class ModelError(VisionError):
     """The recognition models are missing or unusable (an installation problem, not the photo's)."""

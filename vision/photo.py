@@ -43,7 +43,7 @@ def _jpeg_info(data: bytes) -> tuple[int, int, int]:
     size: tuple[int, int] | None = None
     while pos + 4 <= len(data):
         if data[pos] != 0xFF:
-            raise PhotoError("truncated_image", "The JPEG file is damaged (bad segment marker).")
+            raise PhotoError("truncated_image.damaged")
         marker = data[pos + 1]
         if marker == 0xFF:  # fill byte
             pos += 1
@@ -60,12 +60,12 @@ def _jpeg_info(data: bytes) -> tuple[int, int, int]:
                 break
             return size[0], size[1], pos
         pos += 2 + length
-    raise PhotoError("truncated_image", "The JPEG file is truncated: its image data is missing.")
+    raise PhotoError("truncated_image.no_data")
 
 
 def _png_size(data: bytes) -> tuple[int, int]:
     if len(data) < 24 or data[12:16] != b"IHDR":
-        raise PhotoError("truncated_image", "The PNG file is truncated: no image header.")
+        raise PhotoError("truncated_image.no_header")
     width, height = struct.unpack(">II", data[16:24])
     return width, height
 
@@ -82,7 +82,7 @@ def _webp_size(data: bytes) -> tuple[int, int]:
     if chunk == b"VP8L" and len(data) >= 25:
         bits = int.from_bytes(data[21:25], "little")
         return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
-    raise PhotoError("truncated_image", "The WebP file is truncated or of an unknown kind.")
+    raise PhotoError("truncated_image.webp_kind")
 
 
 def image_size(data: bytes) -> tuple[int, int]:
@@ -96,12 +96,8 @@ def image_size(data: bytes) -> tuple[int, int]:
     if kind == "webp":
         return _webp_size(data)
     if kind == "heic":
-        raise PhotoError(
-            "unsupported_format",
-            "HEIC photos are not supported; set the camera to 'Most compatible' (JPEG) "
-            "or export the photo as JPEG.",
-        )
-    raise PhotoError("not_an_image", "This file is not a JPEG, PNG or WebP photo.")
+        raise PhotoError("unsupported_format")
+    raise PhotoError("not_an_image")
 
 
 def _check_complete(data: bytes, kind: str) -> None:
@@ -109,13 +105,13 @@ def _check_complete(data: bytes, kind: str) -> None:
     if kind == "jpeg":
         _, _, scan = _jpeg_info(data)
         if data.find(b"\xff\xd9", scan) < 0:
-            raise PhotoError("truncated_image", "The JPEG file is truncated (no end marker).")
+            raise PhotoError("truncated_image.no_end", format="JPEG", part="marker")
     elif kind == "png" and data.rfind(b"IEND") < 0:
-        raise PhotoError("truncated_image", "The PNG file is truncated (no end chunk).")
+        raise PhotoError("truncated_image.no_end", format="PNG", part="chunk")
     elif kind == "webp":
         (riff_size,) = struct.unpack("<I", data[4:8])
         if len(data) < riff_size + 8:
-            raise PhotoError("truncated_image", "The WebP file is truncated.")
+            raise PhotoError("truncated_image", format="WebP")
 
 
 def load_photo(data: bytes, name: str = "") -> np.ndarray:
@@ -126,24 +122,19 @@ def load_photo(data: bytes, name: str = "") -> np.ndarray:
     """
     label = f" ({name})" if name else ""
     if not data:
-        raise PhotoError("empty_input", f"The photo{label} is empty (0 bytes).")
+        raise PhotoError("empty_input", label=label)
     if len(data) > MAX_BYTES:
-        raise PhotoError(
-            "too_large",
-            f"The photo{label} is {len(data) / 1e6:.1f} MB; the limit is {MAX_BYTES / 1e6:.0f} MB.",
-        )
+        raise PhotoError("too_large", label=label, size=len(data) / 1e6, limit=MAX_BYTES / 1e6)
     kind = sniff_format(data)
     width, height = image_size(data)
     if width * height > MAX_PIXELS:
         raise PhotoError(
-            "too_large",
-            f"The photo{label} is {width}x{height} pixels; the limit is "
-            f"{MAX_PIXELS / 1e6:.0f} megapixels.",
+            "too_large.pixels", label=label, width=width, height=height, limit=MAX_PIXELS / 1e6
         )
     if min(width, height) < MIN_SIDE:
-        raise PhotoError("too_small", f"The photo{label} is only {width}x{height} pixels.")
+        raise PhotoError("too_small", label=label, width=width, height=height)
     _check_complete(data, kind)
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None or image.size == 0:
-        raise PhotoError("bad_image", f"The photo{label} could not be decoded; it may be damaged.")
+        raise PhotoError("bad_image", label=label)
     return image

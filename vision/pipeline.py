@@ -62,11 +62,7 @@ def models() -> tuple[DetectorFn, ClassifierFn, OrienterFn, StackerFn]:
             try:
                 _MODELS = load_models()
             except (FileNotFoundError, OSError, RuntimeError) as exc:
-                raise ModelError(
-                    "models_missing",
-                    f"The recognition models could not be loaded ({exc}). "
-                    "Reinstall the package or train them (see models/MODEL_CARD.md).",
-                ) from exc
+                raise ModelError("models_missing", detail=exc) from exc
         return _MODELS
 
 
@@ -255,7 +251,7 @@ def read_tiles(
         work, detections = turned.image, turned.detections
     reads = classifier(work, detections) if detections else []
     if len(reads) != len(detections):
-        raise ModelError("model_mismatch", "The classifier did not read every detected tile.")
+        raise ModelError("model_mismatch")
     faint = getattr(detector, "faint", None)
     if faint is not None and reads:  # a concealed kong's back found too faintly
         more = faint_backs(work, reads, faint, classifier)
@@ -342,12 +338,10 @@ def recognize_path(
     p = Path(path)
     try:
         if p.stat().st_size > MAX_BYTES:
-            raise PhotoError(
-                "too_large", f"{p} is larger than the {MAX_BYTES // (1024 * 1024)} MB limit."
-            )
+            raise PhotoError("too_large.file", path=p, limit=MAX_BYTES // (1024 * 1024))
         data = p.read_bytes()
     except IsADirectoryError as exc:
-        raise PhotoError("unreadable_file", f"{p} is a folder, not a photo.") from exc
+        raise PhotoError("unreadable_file.folder", path=p) from exc
     except OSError as exc:
-        raise PhotoError("unreadable_file", f"Cannot read {p}: {exc.strerror or exc}.") from exc
+        raise PhotoError("unreadable_file", path=p, detail=exc.strerror or exc) from exc
     return recognize(data, str(path), detector, classifier)

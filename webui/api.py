@@ -1,7 +1,8 @@
 """The JSON API: score, recognize, check, the fan table and a health probe.
 
 Bodies and answers follow CONTRACTS.md; bad input is a 4xx with
-`{"error": {"code", "message"}}`, never a traceback.
+`{"error": {"code", "message"}}`, never a traceback: a view lets the error
+through and `webui.errors` gives its status and words its message.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import logging
 from flask import Blueprint, current_app, jsonify, request
 
 from scorer.errors import ScoreError
-from webui.errors import json_error
+from webui.errors import RequestError, error_response, remember_lang
 
 bp = Blueprint("api", __name__)
 log = logging.getLogger(__name__)
@@ -28,35 +29,23 @@ def _score_request(obj: dict) -> dict:
 
 
 def _read_json_object() -> dict:
-    """The request body as a JSON object, or a ScoreError naming what is wrong."""
+    """The request body as a JSON object, or a RequestError naming what is wrong."""
     data = request.get_data(cache=True)
     if not data.strip():
-        raise ScoreError("empty_body", "the request body is empty; send a JSON object")
+        raise RequestError("empty_body")
     try:
         obj = json.loads(data)
     except (ValueError, UnicodeDecodeError) as exc:
-        raise ScoreError("bad_json", f"the request body is not valid JSON ({exc})") from None
+        raise RequestError("bad_json", detail=exc) from None
     if not isinstance(obj, dict):
-        raise ScoreError(
-            "not_object", 'the request body must be a JSON object, e.g. {"hand": "..."}'
-        )
+        raise RequestError("not_object")
+    remember_lang(obj)
     return obj
-
-
-def _error(exc: ScoreError, status: int = 422):
-    return json_error(exc.code, exc.message, status)
-
-
-def _status_for(exc: ScoreError) -> int:
-    return 400 if exc.code in ("empty_body", "bad_json", "not_object") else 422
 
 
 @bp.post("/api/score")
 def score():
-    try:
-        return jsonify(_score_request(_read_json_object()))
-    except ScoreError as exc:
-        return _error(exc, _status_for(exc))
+    return jsonify(_score_request(_read_json_object()))
 
 
 @bp.post("/api/options")
@@ -66,10 +55,7 @@ def options():
     The scorer's own validation decides (its error codes), so the page can
     disable an option with the scorer's reason instead of guessing.
     """
-    try:
-        obj = _read_json_object()
-    except ScoreError as exc:
-        return _error(exc, 400)
+    obj = _read_json_object()
     base_code = None
     try:
         _score_request(obj)
@@ -83,7 +69,8 @@ def options():
             flags[flag] = {"possible": True}
         except ScoreError as exc:
             possible = exc.code == base_code
-            flags[flag] = {"possible": possible, "code": exc.code, "message": exc.message}
+            message = exc.message_in(obj.get("lang") or "en")
+            flags[flag] = {"possible": possible, "code": exc.code, "message": message}
     return jsonify({"base_error": base_code, "flags": flags})
 
 
@@ -99,42 +86,20 @@ def _recognizer():
 @bp.post("/api/recognize")
 def recognize():
     if not request.files:
-        fields = ", ".join(sorted(request.form)) or "none"
-        return json_error(
-            "no_photo",
-            f"no photo was sent: upload the image in the form field 'photo' (fields received: {fields})",
-            400,
-        )
+        raise RequestError("no_photo", fields=", ".join(sorted(request.form)) or "none")
     upload = request.files.get("photo")
     if upload is None:
-        names = ", ".join(sorted(request.files))
-        return json_error(
-            "no_photo", f"the photo must be in the form field 'photo', not {names}", 400
-        )
+        raise RequestError("no_photo.field", names=", ".join(sorted(request.files)))
     data = upload.read()
     if not data:
-        return json_error("empty_photo", "the uploaded photo is empty (0 bytes)", 400)
+        raise RequestError("empty_photo")
     try:
         recognize_fn = _recognizer()
     except ImportError as exc:
         log.warning("recognizer unavailable: %s", exc)
-        return json_error(
-            "recognizer_unavailable",
-            "photo reading is not installed; enter the hand with the tile keyboard",
-            503,
-        )
-    try:
-        result = recognize_fn(data, upload.filename or "")
-    except ScoreError as exc:  # PhotoError (the photo) or ModelError (the installation)
-        return _error(exc, _photo_status(exc))
-    return jsonify(result)
-
-
-def _photo_status(exc: ScoreError) -> int:
-    """413 for a photo over a limit, 503 when the models are missing, else 422."""
-    if type(exc).__name__ == "ModelError":
-        return 503
-    return 413 if "large" in exc.code else 422
+        return error_response(RequestError("recognizer_unavailable"))
+    # a PhotoError (the photo) or ModelError (the installation) is answered by webui.errors
+    return jsonify(recognize_fn(data, upload.filename or ""))
 
 
 @bp.post("/api/check")
@@ -145,16 +110,14 @@ def check():
     """
     from webui.check import check_claim
 
-    try:
-        obj = _read_json_object()
-        req = obj.get("request")
-        if req is None:
-            req = {k: v for k, v in obj.items() if k not in ("claim", "total")}
-        if not isinstance(req, dict):
-            raise ScoreError("not_object", "'request' must be a JSON object (a score request)")
-        return jsonify(check_claim(req, obj.get("claim"), obj.get("total")))
-    except ScoreError as exc:
-        return _error(exc, _status_for(exc))
+    obj = _read_json_object()
+    req = obj.get("request")
+    if req is None:
+        req = {k: v for k, v in obj.items() if k not in ("claim", "total")}
+    if not isinstance(req, dict):
+        raise RequestError("not_object.request")
+    remember_lang(req)
+    return jsonify(check_claim(req, obj.get("claim"), obj.get("total")))
 
 
 @bp.get("/api/fans")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorer.errors import ScoreError
+from webui.errors import RequestError
 
 
 def _claim_text(claim: Any) -> str | None:
@@ -22,23 +22,21 @@ def _claim_text(claim: Any) -> str | None:
         isinstance(x, (str, int)) and not isinstance(x, bool) for x in claim
     ):
         return ",".join(str(x) for x in claim) or None
-    raise ScoreError("bad_claim", "the claim must be a list of fan names or numbers, or one string")
+    raise RequestError("bad_claim")
 
 
 def check_claim(request: dict, claim: list[int | str] | str | None, total: int | None) -> dict:
     """What differs between the claim and the real score (missing / extra / miscounted).
 
-    Raises ScoreError for a bad request or claim (no claim and no total included).
+    Raises McrError for a bad request or claim (no claim and no total included).
     """
     from scorer.request import check_claim as scorer_check
 
     text = _claim_text(claim)
     if total is not None and (isinstance(total, bool) or not isinstance(total, int) or total < 0):
-        raise ScoreError(
-            "bad_total", f"the claimed total must be a whole number ≥ 0, got {total!r}"
-        )
+        raise RequestError("bad_total", got=repr(total))
     if text is None and total is None:
-        raise ScoreError("empty_claim", "give the claimed fans, the claimed total, or both")
+        raise RequestError("empty_claim")
     if text is None:
         rep = scorer_check(request, total=total)
         rep.update(missing=[], extra=[], miscounted=[], fans_checked=False)

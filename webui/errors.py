@@ -2,37 +2,175 @@
 
 Under `/api/` (and `/healthz`) every failure is `{"error": {"code",
 "message"}}` with a 4xx/5xx status, so the page's script can show the
-message; elsewhere a short friendly page.
+message; elsewhere a short friendly page. Any `McrError` a view lets
+through is answered here: STATUS is the one table from error codes (or,
+failing a code, the error's class) to HTTP statuses, and the message is in
+the language the request asks for (its JSON `lang`, else Accept-Language,
+else English).
 """
 
 from __future__ import annotations
 
 import logging
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, g, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
+
+from scorer.errors import DEFAULT_LANG, McrError, ScoreError, pick_lang
+from scorer.game.errors import GameError
+from vision.errors import ModelError, PhotoError
 
 log = logging.getLogger(__name__)
 
-#: readable messages for the HTTP errors a user can actually cause
-MESSAGES = {
-    400: "The request could not be read.",
-    404: "There is no such page.",
-    405: "This address does not accept that method.",
-    413: "The photo is too large (the limit is 25 MB). Take it at a lower resolution.",
-    500: "Something went wrong on the server. Please try again.",
+MESSAGES: dict[str, dict[str, str]] = {
+    # -- the request itself ---------------------------------------------------------
+    "empty_body": {
+        "en": "the request body is empty; send a JSON object",
+        "zh": "请求内容是空的：请发送一个 JSON 对象",
+        "zh-Hant": "請求內容是空的：請傳送一個 JSON 物件",
+    },
+    "bad_json": {
+        "en": "the request body is not valid JSON ({detail})",
+        "zh": "请求内容不是有效的 JSON",
+        "zh-Hant": "請求內容不是有效的 JSON",
+    },
+    "not_object": {
+        "en": 'the request body must be a JSON object, e.g. {{"hand": "..."}}',
+        "zh": "请求内容必须是 JSON 对象",
+        "zh-Hant": "請求內容必須是 JSON 物件",
+    },
+    "not_object.request": {
+        "en": "'request' must be a JSON object (a score request)",
+        "zh": "要核对的计分请求必须是 JSON 对象",
+        "zh-Hant": "要核對的計分請求必須是 JSON 物件",
+    },
+    "bad_request.json_body": {
+        "en": "send a JSON object (Content-Type: application/json)",
+        "zh": "请发送 JSON 对象（Content-Type: application/json）",
+        "zh-Hant": "請傳送 JSON 物件（Content-Type: application/json）",
+    },
+    "bad_request.whole_number": {
+        "en": "{field} must be a whole number",
+        "zh": "{field}必须是整数",
+        "zh-Hant": "{field}必須是整數",
+    },
+    "bad_request.text": {
+        "en": "{field} must be text",
+        "zh": "{field}必须是文字",
+        "zh-Hant": "{field}必須是文字",
+    },
+    # -- photos ------------------------------------------------------------------------
+    "no_photo": {
+        "en": "no photo was sent: upload the image in the form field 'photo' "
+        "(fields received: {fields})",
+        "zh": "没有收到照片：请上传照片",
+        "zh-Hant": "沒有收到照片：請上傳照片",
+    },
+    "no_photo.field": {
+        "en": "the photo must be in the form field 'photo', not {names}",
+        "zh": "照片放错了表单位置，请重新上传",
+        "zh-Hant": "照片放錯了表單位置，請重新上傳",
+    },
+    "empty_photo": {
+        "en": "the uploaded photo is empty (0 bytes)",
+        "zh": "上传的照片是空的（0 字节）",
+        "zh-Hant": "上傳的照片是空的（0 位元組）",
+    },
+    "recognizer_unavailable": {
+        "en": "photo reading is not installed; enter the hand with the tile keyboard",
+        "zh": "没有安装照片识别：请用牌键盘输入手牌",
+        "zh-Hant": "沒有安裝照片辨識：請用牌鍵盤輸入手牌",
+    },
+    # -- the referee check ---------------------------------------------------------------
+    "bad_claim": {
+        "en": "the claim must be a list of fan names or numbers, or one string",
+        "zh": "申报必须是番种名称或编号的列表，或一段文字",
+        "zh-Hant": "申報必須是番種名稱或編號的列表，或一段文字",
+    },
+    "bad_total": {
+        "en": "the claimed total must be a whole number ≥ 0, got {got}",
+        "zh": "申报的总番数必须是不小于 0 的整数，收到 {got}",
+        "zh-Hant": "申報的總番數必須是不小於 0 的整數，收到 {got}",
+    },
+    "empty_claim": {
+        "en": "give the claimed fans, the claimed total, or both",
+        "zh": "请给出申报的番种、总番数，或两者都给",
+        "zh-Hant": "請給出申報的番種、總番數，或兩者都給",
+    },
+    # -- HTTP errors a person can cause --------------------------------------------------------
+    "bad_request": {
+        "en": "The request could not be read.",
+        "zh": "请求无法读取。",
+        "zh-Hant": "請求無法讀取。",
+    },
+    "not_found": {
+        "en": "There is no such page.",
+        "zh": "没有这个页面。",
+        "zh-Hant": "沒有這個頁面。",
+    },
+    "method_not_allowed": {
+        "en": "This address does not accept that method.",
+        "zh": "这个地址不接受这种请求。",
+        "zh-Hant": "這個地址不接受這種請求。",
+    },
+    "too_large": {
+        "en": "The photo is too large (the limit is 25 MB). Take it at a lower resolution.",
+        "zh": "照片太大（上限 25 MB）。请用较低的分辨率拍摄。",
+        "zh-Hant": "照片太大（上限 25 MB）。請用較低的解析度拍攝。",
+    },
+    "internal_error": {
+        "en": "Something went wrong on the server. Please try again.",
+        "zh": "服务器出错了，请再试一次。",
+        "zh-Hant": "伺服器出錯了，請再試一次。",
+    },
 }
 
-#: the same in Chinese, shown under the English on the error page
-MESSAGES_ZH = {
-    400: "请求无法读取。",
-    404: "没有这个页面。",
-    405: "这个地址不接受这种请求。",
-    413: "照片太大（上限 25 MB）。",
-    500: "服务器出错了，请再试一次。",
+TERMS: dict[str, dict[str, str]] = {
+    "session": {"zh": "节次", "zh-Hant": "節次"},
+    "expected_number": {"zh": "盘号", "zh-Hant": "盤號"},
+    "name": {"zh": "名称", "zh-Hant": "名稱"},
+    "tournament": {"zh": "比赛名称", "zh-Hant": "比賽名稱"},
+    "table": {"zh": "桌号", "zh-Hant": "桌號"},
 }
 
-CODES = {
+
+class RequestError(McrError):
+    """A web request that cannot be read (its body, its upload, its form)."""
+
+    messages = MESSAGES
+    terms = TERMS
+
+
+#: HTTP status of an error: by its code, else by the first of its classes listed
+STATUS: dict[str | type[McrError], int] = {
+    "empty_body": 400,
+    "bad_json": 400,
+    "not_object": 400,
+    "bad_request": 400,
+    "no_photo": 400,
+    "empty_photo": 400,
+    "bad_claim": 422,
+    "bad_total": 422,
+    "empty_claim": 422,
+    "unknown_game": 404,
+    "unknown_hand": 404,
+    "not_found": 404,
+    "method_not_allowed": 405,
+    "conflict": 409,
+    "too_large": 413,
+    "db_error": 500,
+    "internal_error": 500,
+    "recognizer_unavailable": 503,
+    ModelError: 503,
+    PhotoError: 422,
+    ScoreError: 422,
+    GameError: 400,
+    RequestError: 400,
+    McrError: 422,
+}
+
+#: the error code of each HTTP status the app answers itself
+HTTP_CODES = {
     400: "bad_request",
     404: "not_found",
     405: "method_not_allowed",
@@ -41,9 +179,41 @@ CODES = {
 }
 
 
+def status_for(exc: McrError) -> int:
+    """The HTTP status of an error, from STATUS."""
+    if exc.code in STATUS:
+        return STATUS[exc.code]
+    return next(STATUS[k] for k in type(exc).__mro__ if k in STATUS)
+
+
+def remember_lang(body: object) -> None:
+    """Note a JSON body's `lang`, for the messages of this request's errors."""
+    if isinstance(body, dict) and isinstance(body.get("lang"), str):
+        g.mcr_lang = pick_lang(body["lang"])
+
+
+def request_lang() -> str:
+    """The message language: the body's `lang`, else the best Accept-Language we speak."""
+    lang = g.get("mcr_lang")
+    if lang:
+        return lang
+    for tag, _quality in request.accept_languages:
+        tag = tag.casefold()
+        if tag.startswith("zh"):
+            return pick_lang(tag)
+        if tag.startswith("en") or tag == "*":
+            return "en"
+    return DEFAULT_LANG
+
+
 def json_error(code: str, message: str, status: int):
     """A JSON error response in the contract's shape."""
     return jsonify({"error": {"code": code, "message": message}}), status
+
+
+def error_response(exc: McrError):
+    """The JSON answer to an error, in the request's language, with its status."""
+    return json_error(exc.code, exc.message_in(request_lang()), status_for(exc))
 
 
 def wants_json() -> bool:
@@ -51,15 +221,33 @@ def wants_json() -> bool:
     return path.startswith("/api/") or path == "/healthz" or "/api/" in path
 
 
+def _page(status: int, message: str, message_zh: str = ""):
+    return render_template(
+        "error.html", status=status, message=message, message_zh=message_zh
+    ), status
+
+
+def _handle_mcr(exc: McrError):
+    if wants_json():
+        return error_response(exc)
+    lang = request_lang()
+    second = "" if lang != "en" else exc.message_in("zh")
+    return _page(status_for(exc), exc.message_in(lang), second)
+
+
 def _handle_http(exc: HTTPException):
     status = exc.code or 500
-    message = MESSAGES.get(status, exc.description or exc.name)
+    code = HTTP_CODES.get(status)
+    if code is None:
+        message, second = exc.description or exc.name, ""
+        code = exc.name.lower().replace(" ", "_")
+    else:
+        err = RequestError(code)
+        lang = request_lang()
+        message, second = err.message_in(lang), "" if lang != "en" else err.message_in("zh")
     if wants_json():
-        return json_error(CODES.get(status, exc.name.lower().replace(" ", "_")), message, status)
-    page = render_template(
-        "error.html", status=status, message=message, message_zh=MESSAGES_ZH.get(status, "")
-    )
-    return page, status
+        return json_error(code, message, status)
+    return _page(status, message, second)
 
 
 def _handle_unexpected(exc: Exception):
@@ -70,6 +258,7 @@ def _handle_unexpected(exc: Exception):
 
 
 def register(app: Flask) -> None:
-    """Install the handlers on the app (all HTTP errors and anything unexpected)."""
+    """Install the handlers on the app (our errors, all HTTP errors and anything unexpected)."""
+    app.register_error_handler(McrError, _handle_mcr)
     app.register_error_handler(HTTPException, _handle_http)
     app.register_error_handler(Exception, _handle_unexpected)

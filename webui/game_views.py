@@ -11,10 +11,11 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
-from scorer.errors import ScoreError
+from scorer.errors import McrError
 from scorer.game import csvio
 from scorer.game.store import GameStore
 from scorer.game.tournament import rank_players, rank_teams
+from webui.errors import RequestError, error_response, remember_lang, request_lang, status_for
 
 bp = Blueprint(
     "game",
@@ -25,8 +26,9 @@ bp = Blueprint(
     static_url_path="/static",
 )
 
-#: HTTP status of each error code that is not a plain bad request
-_STATUS = {"unknown_game": 404, "unknown_hand": 404, "conflict": 409, "db_error": 500}
+
+# the blueprint answers its own errors, also when mounted on a bare app
+bp.register_error_handler(McrError, error_response)
 
 
 def store() -> GameStore:
@@ -45,15 +47,11 @@ def points_filter(value: float | int) -> str:
     return f"{round(float(value), 2):g}"
 
 
-@bp.errorhandler(ScoreError)
-def _score_error(exc: ScoreError):
-    return jsonify(exc.to_json()), _STATUS.get(exc.code, 400)
-
-
 def _body() -> dict[str, Any]:
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        raise ScoreError("bad_request", "send a JSON object (Content-Type: application/json)")
+        raise RequestError("bad_request.json_body")
+    remember_lang(data)
     return data
 
 
@@ -78,8 +76,9 @@ def index_page():
 def sheet_page(game_id: int):
     try:
         sheet = store().sheet(game_id)
-    except ScoreError as exc:
-        return render_template("game/message.html", message=exc.message), 404
+    except McrError as exc:
+        message = exc.message_in(request_lang())
+        return render_template("game/message.html", message=message), status_for(exc)
     return render_template("game/sheet.html", sheet=sheet)
 
 
@@ -106,10 +105,10 @@ def api_new_game():
     details = {k: data.get(k) for k in ("name", "tournament", "table")}
     session = data.get("session")
     if session is not None and (isinstance(session, bool) or not isinstance(session, int)):
-        raise ScoreError("bad_request", "session must be a whole number")
+        raise RequestError("bad_request.whole_number", field="session")
     for key, value in details.items():
         if value is not None and not isinstance(value, str | int):
-            raise ScoreError("bad_request", f"{key} must be text")
+            raise RequestError("bad_request.text", field=key)
     s = store()
     game_id = s.create_game(
         data.get("players"),
@@ -145,7 +144,7 @@ def api_record(game_id: int):
     data = _body()
     expected = data.get("expected_number")
     if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int)):
-        raise ScoreError("bad_request", "expected_number must be a whole number")
+        raise RequestError("bad_request.whole_number", field="expected_number")
     s = store()
     number = s.record_hand(game_id, _hand_fields(data), who=_who(data), expected=expected)
     return jsonify({"number": number, "sheet": s.sheet(game_id)}), 201

@@ -15,8 +15,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from scorer.errors import ScoreError
+from scorer.errors import McrError
 from scorer.game import csvio, rules, text
+from scorer.game.errors import GameError
 from scorer.game.replay import replay
 from scorer.game.store import GameStore
 from scorer.game.tournament import rank_players, rank_teams, tournament_rankings
@@ -28,14 +29,14 @@ def _read(path: str) -> str:
             return sys.stdin.read()
         return Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ScoreError("bad_file", f"cannot read {path}: {exc}") from None
+        raise GameError("bad_file.read", path=path, detail=exc) from None
 
 
 def _read_json(path: str) -> Any:
     try:
         return json.loads(_read(path))
     except json.JSONDecodeError as exc:
-        raise ScoreError("bad_json", f"{path} is not valid JSON: {exc}") from None
+        raise GameError("bad_json.file", path=path, detail=exc) from None
 
 
 def _write(data: str, output: str | None) -> None:
@@ -45,7 +46,7 @@ def _write(data: str, output: str | None) -> None:
     try:
         Path(output).write_text(data, encoding="utf-8")
     except OSError as exc:
-        raise ScoreError("bad_file", f"cannot write {output}: {exc}") from None
+        raise GameError("bad_file.write", path=output, detail=exc) from None
 
 
 def _print_json(obj: Any) -> None:
@@ -61,11 +62,11 @@ def parse_penalty(spec: str) -> dict[str, Any]:
     pieces = spec.rsplit(":", 2)
     if len(pieces) == 3 and pieces[1] == "deduction":
         if not pieces[2].isdigit():
-            raise ScoreError("bad_penalty", f"deduction points must be a number: {spec!r}")
+            raise GameError("bad_penalty.spec_points", spec=repr(spec))
         return {"player": pieces[0], "kind": "deduction", "points": int(pieces[2])}
     name, _, kind = spec.rpartition(":")
     if not name:
-        raise ScoreError("bad_penalty", f"penalty must read PLAYER:KIND[:POINTS], got {spec!r}")
+        raise GameError("bad_penalty.spec", spec=repr(spec))
     return {"player": name, "kind": kind}
 
 
@@ -73,13 +74,11 @@ def _hand_from_args(args: argparse.Namespace) -> dict[str, Any]:
     hand: dict[str, Any]
     if args.draw:
         if args.winner or args.discarder or args.fans is not None or args.self_drawn:
-            raise ScoreError(
-                "bad_hand", "--draw takes no --winner, --discarder, --fans or --self-drawn"
-            )
+            raise GameError("bad_hand.draw_args")
         hand = {"result": "draw"}
     else:
         if not args.winner:
-            raise ScoreError("missing_field", "give --winner NAME (and --fans N), or --draw")
+            raise GameError("missing_field.winner_arg")
         hand = {
             "result": "win",
             "winner": args.winner,
@@ -119,9 +118,7 @@ def cmd_new(args: argparse.Namespace) -> None:
     for spec in args.team or []:
         player, sep, team = spec.partition("=")
         if not sep or player not in args.players:
-            raise ScoreError(
-                "bad_team", f"--team must read PLAYER=TEAM for a player of this game: {spec!r}"
-            )
+            raise GameError("bad_team", spec=repr(spec))
         store.set_team(args.tournament, player, team)
     print(f"game {game_id}: {', '.join(args.players)}")
 
@@ -149,11 +146,7 @@ def cmd_edit(args: argparse.Namespace) -> None:
 def cmd_late(args: argparse.Namespace) -> None:
     ruling = rules.lateness_ruling(args.minutes)
     if ruling.forfeit:
-        raise ScoreError(
-            "forfeit",
-            f"{args.player} is more than 15 minutes late: the game is forfeited (局分 0); "
-            "record the game without them",
-        )
+        raise GameError("forfeit", player=args.player)
     penalty = ruling.penalty(args.player)
     if penalty is None:
         print("not late: no penalty")
@@ -242,7 +235,7 @@ def _run(func: Callable[[argparse.Namespace], None]) -> Callable[[argparse.Names
     def wrapped(args: argparse.Namespace) -> int:
         try:
             func(args)
-        except ScoreError as exc:
+        except McrError as exc:
             print(f"mcr game: error: {exc.message}", file=sys.stderr)
             return 1
         except sqlite3.Error as exc:

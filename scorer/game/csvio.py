@@ -12,7 +12,7 @@ import csv
 import io
 from typing import Any
 
-from scorer.errors import ScoreError
+from scorer.game.errors import GameError
 from scorer.game.replay import replay
 from scorer.game.tournament import Standing
 
@@ -44,21 +44,19 @@ def _format_penalties(penalties: list[dict[str, Any]]) -> str:
     return "; ".join(parts)
 
 
-def _parse_penalties(text: str, where: str) -> list[dict[str, Any]]:
+def _parse_penalties(text: str, line: int) -> list[dict[str, Any]]:
     out = []
     for part in filter(None, (p.strip() for p in text.split(";"))):
         pieces = part.split(":")
         if len(pieces) >= 3 and pieces[-2] == "deduction":
             name, kind, points = ":".join(pieces[:-2]), pieces[-2], pieces[-1]
             if not points.strip().isdigit():
-                raise ScoreError("bad_csv", f"{where}: deduction points must be a number: {part!r}")
+                raise GameError("bad_csv.points", part=repr(part)).at("line", line)
             out.append({"player": name, "kind": kind, "points": int(points)})
         elif len(pieces) >= 2:
             out.append({"player": ":".join(pieces[:-1]), "kind": pieces[-1]})
         else:
-            raise ScoreError(
-                "bad_csv", f"{where}: penalty must read PLAYER:KIND[:POINTS]: {part!r}"
-            )
+            raise GameError("bad_csv.penalty", part=repr(part)).at("line", line)
     return out
 
 
@@ -97,22 +95,20 @@ def sheet_to_csv(sheet: dict[str, Any]) -> str:
     return buf.getvalue()
 
 
-def _yes(value: str, where: str) -> bool:
+def _yes(value: str, line: int) -> bool:
     v = value.strip().lower()
     if v in ("yes", "true", "1", "y"):
         return True
     if v in ("no", "false", "0", "n", ""):
         return False
-    raise ScoreError("bad_csv", f"{where}: self_drawn must be yes or no, got {value!r}")
+    raise GameError("bad_csv.self_drawn", got=repr(value)).at("line", line)
 
 
-def _int(value: str, where: str, field: str) -> int:
+def _int(value: str, line: int, field: str) -> int:
     try:
         return int(value.strip())
     except ValueError:
-        raise ScoreError(
-            "bad_csv", f"{where}: {field} must be a whole number, got {value!r}"
-        ) from None
+        raise GameError("bad_csv.number", field=field, got=repr(value)).at("line", line) from None
 
 
 def csv_to_game(text: str, check: bool = True) -> dict[str, Any]:
@@ -123,9 +119,7 @@ def csv_to_game(text: str, check: bool = True) -> dict[str, Any]:
     """
     rows = list(csv.reader(io.StringIO(text)))
     if not rows or tuple(c.strip() for c in rows[0][: len(RESULT_COLUMNS)]) != RESULT_COLUMNS:
-        raise ScoreError(
-            "bad_csv", f"the first row must be {','.join(RESULT_COLUMNS)},<four player names>"
-        )
+        raise GameError("bad_csv.header", columns=",".join(RESULT_COLUMNS))
     header = rows[0]
     players = [p.strip() for p in header[len(RESULT_COLUMNS) :]]
     col = {name: i for i, name in enumerate(RESULT_COLUMNS)}
@@ -136,10 +130,9 @@ def csv_to_game(text: str, check: bool = True) -> dict[str, Any]:
         if not any(c.strip() for c in row):
             continue
         row = row + [""] * (len(header) - len(row))
-        where = f"line {line_no}"
         label = row[0].strip()
         if label == TOTAL_ROW:
-            game_penalties = _parse_penalties(row[col["penalties"]], where)
+            game_penalties = _parse_penalties(row[col["penalties"]], line_no)
             continue
         if label == POINTS_ROW:
             continue
@@ -147,13 +140,13 @@ def csv_to_game(text: str, check: bool = True) -> dict[str, Any]:
         hand: dict[str, Any] = {"result": result}
         if result == "win":
             hand["winner"] = row[col["winner"]].strip()
-            hand["self_drawn"] = _yes(row[col["self_drawn"]], where)
+            hand["self_drawn"] = _yes(row[col["self_drawn"]], line_no)
             if not hand["self_drawn"]:
                 hand["discarder"] = row[col["discarder"]].strip() or None
-            hand["fans"] = _int(row[col["fans"]], where, "fans")
+            hand["fans"] = _int(row[col["fans"]], line_no, "fans")
             if row[col["flowers"]].strip():
-                hand["flowers"] = _int(row[col["flowers"]], where, "flowers")
-        pens = _parse_penalties(row[col["penalties"]], where)
+                hand["flowers"] = _int(row[col["flowers"]], line_no, "flowers")
+        pens = _parse_penalties(row[col["penalties"]], line_no)
         if pens:
             hand["penalties"] = pens
         for field, column in (("hand", "tiles"), ("note", "note")):
@@ -168,12 +161,10 @@ def csv_to_game(text: str, check: bool = True) -> dict[str, Any]:
         sheet = replay(game)
         for (line_no, cells), h in zip(written, sheet["hands"], strict=True):
             for player, cell in zip(players, cells, strict=False):
-                if cell.strip() and _int(cell, f"line {line_no}", player) != h["delta"][player]:
-                    raise ScoreError(
-                        "sheet_mismatch",
-                        f"line {line_no}: {player} has {cell.strip()} but the result gives "
-                        f"{h['delta'][player]}",
-                    )
+                if cell.strip() and _int(cell, line_no, player) != h["delta"][player]:
+                    raise GameError(
+                        "sheet_mismatch", player=player, cell=cell.strip(), delta=h["delta"][player]
+                    ).at("line", line_no)
     return game
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorer.errors import ScoreError
 from scorer.game import rules
+from scorer.game.errors import GameError
 
 #: text copied to the sheet as it is, for people reading it (the winning hand
 #: in the notation, a referee's note)
@@ -19,153 +19,158 @@ _TEXT_MAX = 500
 _NAME_MAX = 64
 
 
-def _fail(code: str, message: str) -> ScoreError:
-    return ScoreError(code, message)
-
-
 def validate_players(players: Any) -> list[str]:
     """Four distinct, non-empty names (they head CSV columns, so no ';' or newlines)."""
     if not isinstance(players, list) or len(players) != 4:
-        raise _fail("bad_players", "players must be a list of the 4 names in seat order E, S, W, N")
+        raise GameError("bad_players")
     for name in players:
         if not isinstance(name, str) or not name.strip():
-            raise _fail("bad_players", f"player names must be non-empty text, got {name!r}")
+            raise GameError("bad_players.empty", got=repr(name))
         if len(name) > _NAME_MAX or any(c in name for c in ";\n\r\t"):
-            raise _fail(
-                "bad_players",
-                f"player name {name!r} is too long or contains ';', a tab or a line break",
-            )
+            raise GameError("bad_players.text", name=repr(name))
     if len(set(players)) != 4:
         dup = sorted({p for p in players if players.count(p) > 1})
-        raise _fail("duplicate_player", f"duplicate player name(s): {', '.join(dup)}")
+        raise GameError("duplicate_player", names=", ".join(dup))
     return list(players)
 
 
-def _player(players: list[str], value: Any, field: str, where: str) -> str:
+def _player(players: list[str], value: Any, field: str) -> str:
     if value is None:
-        raise _fail("missing_field", f"{where}: '{field}' is required")
+        raise GameError("missing_field", field=field)
     if value not in players:
-        raise _fail("unknown_player", f"{where}: {field} {value!r} is not one of {players}")
+        raise GameError("unknown_player", field=field, name=repr(value), players=players)
     return value
 
 
-def _penalties(players: list[str], raw: Any, where: str) -> list[dict[str, Any]]:
+def _penalties(players: list[str], raw: Any) -> list[dict[str, Any]]:
     if raw is None:
         return []
     if not isinstance(raw, list):
-        raise _fail("bad_penalty", f"{where}: penalties must be a list")
+        raise GameError("bad_penalty")
     out = []
     for i, pen in enumerate(raw, 1):
-        at = f"{where}, penalty {i}"
-        if not isinstance(pen, dict):
-            raise _fail("bad_penalty", f"{at}: must be an object with player and kind")
-        player = _player(players, pen.get("player"), "player", at)
-        kind = pen.get("kind")
-        if kind is None:
-            raise _fail("missing_field", f"{at}: 'kind' is required")
-        if kind not in rules.PENALTY_KINDS:
-            raise _fail(
-                "bad_penalty",
-                f"{at}: kind must be one of {', '.join(rules.PENALTY_KINDS)}, got {kind!r}",
-            )
-        entry: dict[str, Any] = {"player": player, "kind": kind}
-        if kind == "deduction":
-            points = pen.get("points")
-            if points is None:
-                raise _fail("missing_field", f"{at}: a deduction needs 'points'")
-            if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
-                raise _fail("bad_penalty", f"{at}: points must be a positive whole number")
-            entry["points"] = points
-        out.append(entry)
+        try:
+            out.append(_penalty(players, pen))
+        except GameError as exc:
+            raise exc.at("penalty", i) from None
     return out
 
 
+def _penalty(players: list[str], pen: Any) -> dict[str, Any]:
+    if not isinstance(pen, dict):
+        raise GameError("bad_penalty.object")
+    player = _player(players, pen.get("player"), "player")
+    kind = pen.get("kind")
+    if kind is None:
+        raise GameError("missing_field", field="kind")
+    if kind not in rules.PENALTY_KINDS:
+        raise GameError("bad_penalty.kind", kinds=", ".join(rules.PENALTY_KINDS), got=repr(kind))
+    entry: dict[str, Any] = {"player": player, "kind": kind}
+    if kind == "deduction":
+        points = pen.get("points")
+        if points is None:
+            raise GameError("missing_field.points")
+        if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
+            raise GameError("bad_penalty.points")
+        entry["points"] = points
+    return entry
+
+
 def normalize_hand(players: list[str], raw: Any, number: int) -> dict[str, Any]:
-    """Check one hand's result and return it in canonical form."""
-    where = f"hand {number}"
+    """Check one hand's result and return it in canonical form; errors name the hand."""
+    try:
+        return _normalize_hand(players, raw)
+    except GameError as exc:
+        raise exc.at("hand", number) from None
+
+
+def _normalize_hand(players: list[str], raw: Any) -> dict[str, Any]:
     if not isinstance(raw, dict):
-        raise _fail("bad_hand", f"{where}: must be an object")
+        raise GameError("bad_hand")
     result = raw.get("result")
     if result is None:
-        raise _fail("missing_field", f"{where}: 'result' is required ('win' or 'draw')")
+        raise GameError("missing_field.result")
     if result not in ("win", "draw"):
-        raise _fail("bad_result", f"{where}: result must be 'win' or 'draw', got {result!r}")
+        raise GameError("bad_result", got=repr(result))
     hand: dict[str, Any] = {"result": result}
     if result == "win":
-        winner = _player(players, raw.get("winner"), "winner", where)
-        self_drawn = raw.get("self_drawn", False)
-        if not isinstance(self_drawn, bool):
-            raise _fail("bad_hand", f"{where}: self_drawn must be true or false")
-        discarder = raw.get("discarder")
-        if self_drawn and discarder is not None:
-            raise _fail("bad_hand", f"{where}: a self-drawn win has no discarder")
-        if not self_drawn:
-            if discarder is None:
-                raise _fail(
-                    "missing_field",
-                    f"{where}: a win on a discard needs 'discarder' (or self_drawn: true)",
-                )
-            discarder = _player(players, discarder, "discarder", where)
-            if discarder == winner:
-                raise _fail("bad_hand", f"{where}: the winner cannot be the discarder")
-        if raw.get("fans") is None:
-            raise _fail("missing_field", f"{where}: 'fans' is required for a win")
-        try:
-            rules.check_fans(raw["fans"], raw.get("flowers", 0) or 0)
-        except ScoreError as exc:
-            raise _fail(exc.code, f"{where}: {exc.message}") from None
-        hand.update(winner=winner, self_drawn=self_drawn, fans=raw["fans"])
-        if not self_drawn:
-            hand["discarder"] = discarder
+        hand.update(_win(players, raw))
     else:
         for field in ("winner", "discarder", "fans"):
             if raw.get(field) is not None:
-                raise _fail("bad_hand", f"{where}: a draw has no {field}")
-    penalties = _penalties(players, raw.get("penalties"), where)
+                raise GameError("bad_hand.draw_field", field=field)
+    penalties = _penalties(players, raw.get("penalties"))
     for pen in penalties:
         # 第十四条 六: a wrong or false win stops that player winning the hand
         if pen["kind"] != "deduction" and result == "win" and pen["player"] == hand["winner"]:
-            raise _fail(
-                "bad_hand",
-                f"{where}: {pen['player']} made a {pen['kind']} and may not win this hand",
-            )
+            raise GameError("bad_hand.penalized_winner", player=pen["player"], kind=pen["kind"])
     if penalties:
         hand["penalties"] = penalties
+    hand.update(_texts(raw))
+    if raw.get("flowers"):
+        if result != "win":
+            raise GameError("bad_hand.draw_flowers")
+        hand["flowers"] = raw["flowers"]
+    return hand
+
+
+def _win(players: list[str], raw: dict[str, Any]) -> dict[str, Any]:
+    """The winner, the way of winning and the fans of a won hand, checked."""
+    winner = _player(players, raw.get("winner"), "winner")
+    self_drawn = raw.get("self_drawn", False)
+    if not isinstance(self_drawn, bool):
+        raise GameError("bad_hand.self_drawn")
+    discarder = raw.get("discarder")
+    if self_drawn and discarder is not None:
+        raise GameError("bad_hand.discarder_self_drawn")
+    if not self_drawn:
+        if discarder is None:
+            raise GameError("missing_field.discarder")
+        discarder = _player(players, discarder, "discarder")
+        if discarder == winner:
+            raise GameError("bad_hand.own_discard")
+    if raw.get("fans") is None:
+        raise GameError("missing_field.fans")
+    rules.check_fans(raw["fans"], raw.get("flowers", 0) or 0)
+    won: dict[str, Any] = {"winner": winner, "self_drawn": self_drawn, "fans": raw["fans"]}
+    if not self_drawn:
+        won["discarder"] = discarder
+    return won
+
+
+def _texts(raw: dict[str, Any]) -> dict[str, str]:
+    """The hand's text fields (notation, note), each bounded."""
+    out = {}
     for field in _TEXT_FIELDS:
         value = raw.get(field)
         if value is None:
             continue
         if not isinstance(value, str) or len(value) > _TEXT_MAX:
-            raise _fail(
-                "bad_hand", f"{where}: {field} must be text of at most {_TEXT_MAX} characters"
-            )
-        hand[field] = value
-    if raw.get("flowers"):
-        if result != "win":
-            raise _fail("bad_hand", f"{where}: only a win has flowers")
-        hand["flowers"] = raw["flowers"]
-    return hand
+            raise GameError("bad_hand.text", field=field, max=_TEXT_MAX)
+        out[field] = value
+    return out
 
 
 def normalize_game(game: Any) -> dict[str, Any]:
     """Check a whole game input and return it in canonical form."""
     if not isinstance(game, dict):
-        raise _fail("bad_game", "a game must be a JSON object with 'players' and 'hands'")
+        raise GameError("bad_game")
     if "players" not in game:
-        raise _fail("missing_field", "'players' is required")
+        raise GameError("missing_field", field="players")
     players = validate_players(game["players"])
     hands = game.get("hands", [])
     if not isinstance(hands, list):
-        raise _fail("bad_game", "'hands' must be a list")
+        raise GameError("bad_game.hands")
     if len(hands) > rules.HANDS_PER_GAME:
-        raise _fail(
-            "too_many_hands", f"a game has at most {rules.HANDS_PER_GAME} hands, got {len(hands)}"
-        )
+        raise GameError("too_many_hands", max=rules.HANDS_PER_GAME, got=len(hands))
     out: dict[str, Any] = {
         "players": players,
         "hands": [normalize_hand(players, h, i) for i, h in enumerate(hands, 1)],
     }
-    extra = _penalties(players, game.get("penalties"), "game")
+    try:
+        extra = _penalties(players, game.get("penalties"))
+    except GameError as exc:
+        raise exc.at("game", 0) from None
     if extra:
         out["penalties"] = extra
     return out

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from scorer.errors import ScoreError
+from scorer.game.errors import GameError
 
 #: the four winds in seat order: dealer, 下家, 对家, 上家 (第五条 六、门风)
 WINDS: tuple[str, ...] = ("E", "S", "W", "N")
@@ -84,7 +84,7 @@ def seating(players: list[str] | tuple[str, ...], hand_index: int) -> Seating:
     won or drawn (第五条 八: 莊家不連莊).
     """
     if not 0 <= hand_index < HANDS_PER_GAME:
-        raise ScoreError("bad_hand_index", f"a game has hands 1-{HANDS_PER_GAME}")
+        raise GameError("bad_hand_index", max=HANDS_PER_GAME)
     rnd, k = divmod(hand_index, HANDS_PER_ROUND)
     positions = round_positions(players)[rnd]
     seat_winds = {positions[chair]: WINDS[(i - k) % 4] for i, chair in enumerate(WINDS)}
@@ -100,14 +100,11 @@ def seating(players: list[str] | tuple[str, ...], hand_index: int) -> Seating:
 def check_fans(fans: Any, flowers: Any = 0) -> int:
     """Validate a win's fan total (flowers included) against 起和分."""
     if isinstance(fans, bool) or not isinstance(fans, int):
-        raise ScoreError("bad_fans", f"fans must be a whole number, got {fans!r}")
+        raise GameError("bad_fans", got=repr(fans))
     if isinstance(flowers, bool) or not isinstance(flowers, int) or not 0 <= flowers <= 8:
-        raise ScoreError("bad_flowers", f"flowers must be 0-8, got {flowers!r}")
+        raise GameError("bad_flowers", got=repr(flowers))
     if fans - flowers < MIN_FANS:
-        raise ScoreError(
-            "below_minimum",
-            f"a win needs at least {MIN_FANS} fans without flowers, got {fans - flowers}",
-        )
+        raise GameError("below_minimum", min=MIN_FANS, got=fans - flowers)
     return fans
 
 
@@ -151,9 +148,7 @@ def penalty_payments(
     elif kind == "deduction":
         delta[player] -= points
     else:
-        raise ScoreError(
-            "bad_penalty", f"penalty kind must be one of {', '.join(PENALTY_KINDS)}, got {kind!r}"
-        )
+        raise GameError("bad_penalty.kind", kinds=", ".join(PENALTY_KINDS), got=repr(kind))
     return delta
 
 
@@ -161,10 +156,7 @@ def violation_deduction(player: str, points: int) -> dict[str, Any]:
     """A referee's deduction for a violation: only the seven amounts of
     第十三条 二(二) exist."""
     if points not in VIOLATION_DEDUCTIONS:
-        raise ScoreError(
-            "bad_deduction",
-            f"a violation costs one of {VIOLATION_DEDUCTIONS}, got {points!r}",
-        )
+        raise GameError("bad_deduction", allowed=VIOLATION_DEDUCTIONS, got=repr(points))
     return {"player": player, "kind": "deduction", "points": points}
 
 
@@ -176,7 +168,7 @@ def repeat_offence_points(occurrence: int) -> int:
     through them (30, 40, 50) and stays at the largest, 60.
     """
     if isinstance(occurrence, bool) or not isinstance(occurrence, int) or occurrence < 1:
-        raise ScoreError("bad_occurrence", f"occurrence must be 1 or more, got {occurrence!r}")
+        raise GameError("bad_occurrence", got=repr(occurrence))
     if occurrence == 1:
         return 0
     step = min(occurrence - 2, len(VIOLATION_DEDUCTIONS) - 1)
@@ -208,9 +200,9 @@ def lateness_ruling(minutes_late: float) -> LatenessRuling:
     """Up to 10 minutes late: a warning and 10 points; up to 15: 20 points;
     later: forfeit. The points come off the 局分 at the end of the game."""
     if isinstance(minutes_late, bool) or not isinstance(minutes_late, int | float):
-        raise ScoreError("bad_minutes", f"minutes late must be a number, got {minutes_late!r}")
+        raise GameError("bad_minutes", got=repr(minutes_late))
     if minutes_late < 0:
-        raise ScoreError("bad_minutes", "minutes late cannot be negative")
+        raise GameError("bad_minutes.negative")
     if minutes_late == 0:
         return LatenessRuling(warning=False, points=0, forfeit=False)
     if minutes_late <= 10:

@@ -18,8 +18,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from scorer.errors import ScoreError
 from scorer.game import rules
+from scorer.game.errors import GameError
 from scorer.game.replay import normalize_hand, replay, validate_players
 
 SCHEMA_VERSION = 1
@@ -93,9 +93,7 @@ class GameStore:
                     conn.executescript(_SCHEMA)
                     conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except (OSError, sqlite3.Error) as exc:
-            raise ScoreError(
-                "db_error", f"cannot open the game database {self.path}: {exc}"
-            ) from None
+            raise GameError("db_error", path=self.path, detail=exc) from None
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -153,7 +151,7 @@ class GameStore:
     def _game_row(self, conn: sqlite3.Connection, game_id: int) -> sqlite3.Row:
         row = conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
-            raise ScoreError("unknown_game", f"there is no game {game_id}")
+            raise GameError("unknown_game", game=game_id)
         return row
 
     def _hands(self, conn: sqlite3.Connection, game_id: int) -> list[dict[str, Any]]:
@@ -233,16 +231,11 @@ class GameStore:
             game = self._game(conn, game_id)
             number = len(game["hands"]) + 1
             if expected is not None and expected != number:
-                raise ScoreError(
-                    "conflict",
-                    f"hand {expected} of game {game_id} is already recorded"
-                    if expected < number
-                    else f"the next hand of game {game_id} is {number}",
-                )
+                if expected < number:
+                    raise GameError("conflict.recorded", hand=expected, game=game_id)
+                raise GameError("conflict.next", game=game_id, number=number)
             if number > rules.HANDS_PER_GAME:
-                raise ScoreError(
-                    "too_many_hands", f"game {game_id} already has {rules.HANDS_PER_GAME} hands"
-                )
+                raise GameError("too_many_hands.full", game=game_id, max=rules.HANDS_PER_GAME)
             hand = resolve_seats(game["players"], hand, number)
             clean = normalize_hand(game["players"], hand, number)
             conn.execute(
@@ -257,7 +250,7 @@ class GameStore:
         with self._transaction() as conn:
             game = self._game(conn, game_id)
             if not game["hands"]:
-                raise ScoreError("no_hands", f"game {game_id} has no hand to undo")
+                raise GameError("no_hands", game=game_id)
             number = len(game["hands"])
             old = game["hands"][-1]
             conn.execute("DELETE FROM hands WHERE game_id = ? AND seq = ?", (game_id, number))
@@ -271,9 +264,7 @@ class GameStore:
         with self._transaction() as conn:
             game = self._game(conn, game_id)
             if not isinstance(number, int) or not 1 <= number <= len(game["hands"]):
-                raise ScoreError(
-                    "unknown_hand", f"game {game_id} has hands 1-{len(game['hands'])}, not {number}"
-                )
+                raise GameError("unknown_hand", game=game_id, count=len(game["hands"]), got=number)
             hand = resolve_seats(game["players"], hand, number)
             clean = normalize_hand(game["players"], hand, number)
             old = game["hands"][number - 1]
@@ -404,10 +395,10 @@ def resolve_seats(players: list[str], hand: Any, number: int) -> Any:
         if wind is None:
             continue
         if wind not in by_wind:
-            raise ScoreError("bad_seat", f"{field}_seat must be one of E, S, W, N, got {wind!r}")
+            raise GameError("bad_seat", field=field, got=repr(wind))
         if out.get(field) not in (None, by_wind[wind]):
-            raise ScoreError(
-                "bad_seat", f"{field} {out[field]!r} does not sit {wind} in hand {number}"
+            raise GameError(
+                "bad_seat.mismatch", field=field, name=repr(out[field]), wind=wind, number=number
             )
         out[field] = by_wind[wind]
     return out

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from scorer.errors import ScoreError
 from scorer.game import rules
+from scorer.game.errors import GameError
 from scorer.game.replay import replay
 
 
@@ -122,11 +122,11 @@ def _teams(raw: Any) -> dict[str, str]:
     if isinstance(raw, dict):
         for name, team in raw.items():
             if not isinstance(team, str):
-                raise ScoreError("bad_tournament", f"team of {name!r} must be text")
+                raise GameError("bad_tournament.team", name=repr(name))
         return dict(raw)
     if isinstance(raw, list) and all(isinstance(p, str) for p in raw):
         return {p: "" for p in raw}
-    raise ScoreError("bad_tournament", "'players' must be a list of names or name -> team")
+    raise GameError("bad_tournament.players")
 
 
 def tournament_rankings(tournament: dict[str, Any]) -> dict[str, Any]:
@@ -137,28 +137,30 @@ def tournament_rankings(tournament: dict[str, Any]) -> dict[str, Any]:
     and must be a registered player.
     """
     if not isinstance(tournament, dict):
-        raise ScoreError("bad_tournament", "a tournament must be a JSON object")
+        raise GameError("bad_tournament")
     teams = _teams(tournament.get("players", []))
     sessions = tournament.get("sessions")
     if not isinstance(sessions, list):
-        raise ScoreError("bad_tournament", "'sessions' must be a list of lists of games")
+        raise GameError("bad_tournament.sessions")
     sheets = []
     for s, tables in enumerate(sessions, 1):
         if not isinstance(tables, list):
-            raise ScoreError("bad_tournament", f"session {s} must be a list of games")
+            raise GameError("bad_tournament.session").at("session", s)
         seated: set[str] = set()
         for t, game in enumerate(tables, 1):
             try:
                 sheet = replay(game)
-            except ScoreError as exc:
-                raise ScoreError(exc.code, f"session {s}, table {t}: {exc.message}") from None
+            except GameError as exc:
+                raise exc.at("table", t).at("session", s) from None
             for p in sheet["players"]:
                 if teams and p not in teams:
-                    raise ScoreError(
-                        "unknown_player", f"session {s}, table {t}: {p!r} is not registered"
+                    raise (
+                        GameError("unknown_player.registered", name=repr(p))
+                        .at("table", t)
+                        .at("session", s)
                     )
                 if p in seated:
-                    raise ScoreError("bad_tournament", f"session {s}: {p!r} plays at two tables")
+                    raise GameError("bad_tournament.two_tables", name=repr(p)).at("session", s)
                 seated.add(p)
             sheets.append(sheet)
     has_teams = any(teams.values())

@@ -6,8 +6,8 @@ import copy
 
 import pytest
 
-from scorer.errors import ScoreError
 from scorer.game import replay
+from scorer.game.errors import GameError
 
 CONTRACT_EXAMPLE = {
     "players": ["Ann", "Bo", "Cy", "Di"],
@@ -82,7 +82,7 @@ def test_false_win_and_lateness_penalty():
 
 
 def bad(game: dict, code: str) -> str:
-    with pytest.raises(ScoreError) as err:
+    with pytest.raises(GameError) as err:
         replay(game)
     assert err.value.code == code, err.value.message
     return err.value.message

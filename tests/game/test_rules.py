@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from scorer.errors import ScoreError
 from scorer.game import rules
+from scorer.game.errors import GameError
 
 PLAYERS = ["A", "B", "C", "D"]
 
@@ -60,7 +60,7 @@ def test_everyone_sits_every_chair_once_and_deals_once_per_round():
 
 
 def test_seating_rejects_a_seventeenth_hand():
-    with pytest.raises(ScoreError):
+    with pytest.raises(GameError):
         rules.seating(PLAYERS, 16)
 
 
@@ -76,11 +76,11 @@ def test_discard_discarder_pays_fans_others_pay_base():
 
 
 def test_win_below_eight_fans_is_an_error():
-    with pytest.raises(ScoreError) as err:
+    with pytest.raises(GameError) as err:
         rules.win_payments(PLAYERS, "A", 7, self_drawn=True)
     assert err.value.code == "below_minimum"
     # flowers do not count towards the 8 (起和分)
-    with pytest.raises(ScoreError):
+    with pytest.raises(GameError):
         rules.check_fans(9, flowers=2)
     assert rules.check_fans(10, flowers=2) == 10
 
@@ -113,7 +113,7 @@ def test_deduction_is_paid_to_nobody():
 
 
 def test_unknown_penalty_kind():
-    with pytest.raises(ScoreError):
+    with pytest.raises(GameError):
         rules.penalty_payments(PLAYERS, "D", "cheating")
 
 
@@ -121,7 +121,7 @@ def test_violation_deductions_are_the_seven_amounts():
     for points in (5, 10, 20, 30, 40, 50, 60):
         assert rules.violation_deduction("A", points)["points"] == points
     for bad in (0, 15, 70):
-        with pytest.raises(ScoreError):
+        with pytest.raises(GameError):
             rules.violation_deduction("A", bad)
 
 
@@ -144,7 +144,7 @@ def test_repeat_offence_ladder():
         "kind": "deduction",
         "points": 10,
     }
-    with pytest.raises(ScoreError):
+    with pytest.raises(GameError):
         rules.repeat_offence_points(0)
 
 
@@ -161,7 +161,7 @@ def test_lateness():
         "kind": "deduction",
         "points": 20,
     }
-    with pytest.raises(ScoreError):
+    with pytest.raises(GameError):
         rules.lateness_ruling(-1)
 
 

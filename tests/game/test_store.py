@@ -6,8 +6,8 @@ import sqlite3
 
 import pytest
 
-from scorer.errors import ScoreError
 from scorer.game import csvio
+from scorer.game.errors import GameError
 from scorer.game.replay import replay
 from scorer.game.store import GameStore, default_db_path, replay_inputs
 
@@ -68,21 +68,21 @@ def test_record_undo_edit_and_audit(store):
 
 def test_invalid_hands_are_not_stored(store):
     gid = store.create_game(P)
-    with pytest.raises(ScoreError):
+    with pytest.raises(GameError):
         store.record_hand(gid, {"result": "win", "winner": "Zed", "self_drawn": True, "fans": 8})
-    with pytest.raises(ScoreError):
+    with pytest.raises(GameError):
         store.record_hand(gid, {"result": "win", "winner": "Ann", "self_drawn": True, "fans": 5})
     assert store.sheet(gid)["hands"] == []
-    with pytest.raises(ScoreError) as err:
+    with pytest.raises(GameError) as err:
         store.undo_last(gid)
     assert err.value.code == "no_hands"
-    with pytest.raises(ScoreError) as err:
+    with pytest.raises(GameError) as err:
         store.edit_hand(gid, 1, {"result": "draw"})
     assert err.value.code == "unknown_hand"
-    with pytest.raises(ScoreError) as err:
+    with pytest.raises(GameError) as err:
         store.sheet(999)
     assert err.value.code == "unknown_game"
-    with pytest.raises(ScoreError):
+    with pytest.raises(GameError):
         store.create_game(["a", "a", "b", "c"])
 
 
@@ -90,10 +90,10 @@ def test_sixteen_hands_at_most_and_double_tap_guard(store):
     gid = store.create_game(P)
     for n in range(1, 17):
         assert store.record_hand(gid, {"result": "draw"}, expected=n) == n
-    with pytest.raises(ScoreError) as err:
+    with pytest.raises(GameError) as err:
         store.record_hand(gid, {"result": "draw"})
     assert err.value.code == "too_many_hands"
-    with pytest.raises(ScoreError) as err:
+    with pytest.raises(GameError) as err:
         store.record_hand(gid, {"result": "draw"}, expected=16)
     assert err.value.code == "conflict"
     assert store.list_games()[0]["complete"] is True
@@ -106,7 +106,7 @@ def test_winner_by_seat_wind(store):
     store.record_hand(gid, {"result": "win", "winner_seat": "W", "discarder_seat": "N", "fans": 8})
     h = store.sheet(gid)["hands"][1]
     assert (h["winner"], h["discarder"]) == ("Di", "Ann")
-    with pytest.raises(ScoreError):
+    with pytest.raises(GameError):
         store.record_hand(gid, {"result": "win", "winner_seat": "X", "self_drawn": True, "fans": 8})
 
 
@@ -169,11 +169,11 @@ def test_csv_checks_the_point_columns():
     )
     wrong = text.replace(",48,-16,-16,-16", ",48,-16,-16,-15")
     assert wrong != text
-    with pytest.raises(ScoreError) as err:
+    with pytest.raises(GameError) as err:
         csvio.csv_to_game(wrong)
     assert err.value.code == "sheet_mismatch" and "Di" in err.value.message
     assert csvio.csv_to_game(wrong, check=False)["hands"][0]["winner"] == "Ann"
-    with pytest.raises(ScoreError):
+    with pytest.raises(GameError):
         csvio.csv_to_game("not,a,sheet\n")
 
 

@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from scorer.errors import ScoreError
+from scorer.game.errors import GameError
 from scorer.game.tournament import rank_players, rank_teams, tournament_rankings
 
 _fill = itertools.count()
@@ -113,15 +113,15 @@ def test_tournament_json_sessions_and_tables():
 
 
 def test_tournament_json_errors():
-    with pytest.raises(ScoreError):
+    with pytest.raises(GameError):
         tournament_rankings(
             {
                 "players": list("abcd"),
                 "sessions": [[game("a", "b", "c", "d"), game("a", "e", "f", "g")]],
             }
         )
-    with pytest.raises(ScoreError) as err:
+    with pytest.raises(GameError) as err:
         tournament_rankings({"players": list("abcd"), "sessions": [[game("a", "b", "c", "z")]]})
     assert err.value.code == "unknown_player"
-    with pytest.raises(ScoreError):
+    with pytest.raises(GameError):
         tournament_rankings({"players": list("abcd"), "sessions": "none"})

@@ -204,7 +204,7 @@ def test_bad_lang():
 
 
 def test_error_response_shape_and_id():
-    exc = ScoreError("bad_character", "unknown character 'x' at position 3")
+    exc = ScoreError("bad_character", char="x", pos=3)
     assert error_response(exc) == {"error": {"code": "bad_character", "message": exc.message}}
     assert error_response(exc, {"id": "a1"})["id"] == "a1"
 

@@ -129,7 +129,7 @@ def test_missing_models_say_so(monkeypatch, photos, capsys) -> None:
     from vision.errors import ModelError
 
     def missing():
-        raise ModelError("models_missing", "The recognition models could not be loaded.")
+        raise ModelError("models_missing", detail="no model files")
 
     monkeypatch.setattr(pipeline, "models", missing)
     good, _ = photos

@@ -176,7 +176,7 @@ def test_missing_models_is_a_503(tmp_path):
     from vision.errors import ModelError
 
     def no_models(data: bytes, name: str) -> dict:
-        raise ModelError("models_missing", "The recognition models could not be loaded.")
+        raise ModelError("models_missing", detail="no model files")
 
     client = create_app({"MCR_RECOGNIZE": no_models}).test_client()
     resp = client.post("/api/recognize", data={"photo": (io.BytesIO(photo_png()), "a.png")})

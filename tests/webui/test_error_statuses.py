@@ -1,0 +1,84 @@
+"""One table maps every error to its HTTP status; messages follow the request's language.
+
+CONTRACTS.md: errors are `{"error": {"code", "message"}}` with a 4xx status;
+`message` in the request's `lang`, on the web API also Accept-Language,
+English by default.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from scorer.errors import ScoreError
+from scorer.game.errors import GameError
+from vision.errors import ModelError, PhotoError
+from webui.app import create_app
+from webui.errors import RequestError, status_for
+
+NOT_WINNING = {"hand": "123m456p789s123sEW"}
+
+
+@pytest.mark.parametrize(
+    "exc,status",
+    [
+        (ScoreError("not_winning"), 422),
+        (GameError("unknown_game", game=3), 404),
+        (GameError("conflict.next", game=1, number=2), 409),
+        (GameError("bad_players"), 400),
+        (PhotoError("too_large", label="", size=30.0, limit=25.0), 413),
+        (PhotoError("not_an_image"), 422),
+        (ModelError("models_missing", detail="gone"), 503),
+        (RequestError("empty_body"), 400),
+        (RequestError("bad_claim"), 422),
+    ],
+    ids=lambda x: getattr(x, "message_id", x),
+)
+def test_each_layer_maps_to_its_status(exc, status):
+    assert status_for(exc) == status
+
+
+@pytest.fixture
+def client(tmp_path):
+    return create_app({"TESTING": True, "MCR_DB": str(tmp_path / "g.sqlite3")}).test_client()
+
+
+def _message(resp, status):
+    assert resp.status_code == status
+    return resp.get_json()["error"]["message"]
+
+
+def test_accept_language_picks_the_message_language(client):
+    exc = ScoreError("not_winning")
+    english = _message(client.post("/api/score", json=NOT_WINNING), 422)
+    assert english == exc.message_in("en")
+    for header, lang in (
+        ("zh-CN,zh;q=0.9,en;q=0.5", "zh"),
+        ("zh-TW", "zh-Hant"),
+        ("zh-Hant-HK;q=0.8, fr;q=0.9", "zh-Hant"),
+        ("fr, en;q=0.5", "en"),
+    ):
+        resp = client.post("/api/score", json=NOT_WINNING, headers={"Accept-Language": header})
+        assert _message(resp, 422) == exc.message_in(lang), header
+
+
+def test_the_body_lang_wins_over_the_header(client):
+    resp = client.post(
+        "/api/score", json={**NOT_WINNING, "lang": "zh-Hant"}, headers={"Accept-Language": "en"}
+    )
+    assert _message(resp, 422) == ScoreError("not_winning").message_in("zh-Hant")
+
+
+def test_request_errors_and_http_errors_speak_the_header_language(client):
+    zh = {"Accept-Language": "zh"}
+    assert _message(client.post("/api/score", data="", headers=zh), 400) == RequestError(
+        "empty_body"
+    ).message_in("zh")
+    assert _message(client.get("/api/nothing-here", headers=zh), 404) == "没有这个页面。"
+    assert _message(client.get("/game/api/99", headers=zh), 404) == "没有第 99 局"
+
+
+def test_photo_errors_keep_their_statuses(client):
+    from io import BytesIO
+
+    resp = client.post("/api/recognize", data={"photo": (BytesIO(b"not a photo"), "x.jpg")})
+    assert resp.status_code == 422 and resp.get_json()["error"]["code"] == "not_an_image"
