@@ -41,7 +41,7 @@ def free_port() -> int:
 def start_server(port: int) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "MCR_DB": "/tmp/bench_webui_games.sqlite3"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "scorer.cli", "serve", "--port", str(port)],
+        [sys.executable, "-m", "webui.cli", "serve", "--port", str(port)],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,

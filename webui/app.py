@@ -7,12 +7,11 @@ page, the API and `mcr` can never disagree about a hand.
 
 from __future__ import annotations
 
-import importlib
 import logging
 
 from flask import Flask
 
-from webui import api, errors, views
+from webui import api, errors, game_views, views
 
 #: uploads above this many bytes are refused with a JSON 413 before decoding
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024
@@ -35,18 +34,6 @@ def create_app(config: dict | None = None) -> Flask:
 
     app.register_blueprint(views.bp)
     app.register_blueprint(api.bp)
-    app.extensions["mcr_game"] = _register_game(app)
+    app.register_blueprint(game_views.bp)
     errors.register(app)
     return app
-
-
-def _register_game(app: Flask) -> bool:
-    """Mount the game-sheet blueprint when that part of the product is installed."""
-    try:
-        module = importlib.import_module("webui.game_views")
-    except ModuleNotFoundError as exc:
-        if exc.name in ("webui.game_views", "scorer.game"):
-            return False
-        raise
-    app.register_blueprint(module.bp)
-    return True

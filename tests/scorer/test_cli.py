@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer.cli import main
 from scorer.commands import score_lines
+from webui.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 HAND = "[123p,1][345s,2][999s,3]66mEEE"
@@ -122,7 +122,7 @@ def test_waits_table_and_json(capsys):
 def test_console_command_never_shows_a_traceback():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.run(
-        [sys.executable, "-m", "scorer.cli", "score", "[123m"],
+        [sys.executable, "-m", "webui.cli", "score", "[123m"],
         capture_output=True,
         text=True,
         cwd=ROOT,

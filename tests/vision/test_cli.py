@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 import vision.pipeline as pipeline
-from scorer.cli import main
 from tests.vision.layout_fixtures import GAP, probs_for, row
 from vision.types import Detection, TileRead
+from webui.cli import main
 
 # a complete hand: [567m,1][222p,1] 345s 67p 99s + 8p, with a flower apart
 TILES = row(["3s", "4s", "5s", "6p", "7p", "9s", "9s", GAP, "8p"], y=300, x0=20) + row(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scorer.cli import build_parser
+from webui.cli import build_parser
 
 
 def test_serve_defaults_to_this_machine_only():
