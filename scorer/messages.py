@@ -180,6 +180,21 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "手牌有 {length} 个字符，最多只能 {max} 个",
         "zh-Hant": "手牌有 {length} 個字元，最多只能 {max} 個",
     },
+    "too_long.id": {
+        "en": "'id' is longer than {max} characters as JSON",
+        "zh": "请求编号太长（JSON 最多 {max} 个字符）",
+        "zh-Hant": "請求編號太長（JSON 最多 {max} 個字元）",
+    },
+    "too_long.claim": {
+        "en": "the claim is longer than {max} characters",
+        "zh": "申报太长（最多 {max} 个字符）",
+        "zh-Hant": "申報太長（最多 {max} 個字元）",
+    },
+    "bad_claim.too_many": {
+        "en": "'{item}': a fan is counted at most {max} times",
+        "zh": "「{item}」：一个番种最多计 {max} 次",
+        "zh-Hant": "「{item}」：一個番種最多計 {max} 次",
+    },
     "empty_hand": {
         "en": "the hand is empty",
         "zh": "手牌是空的",

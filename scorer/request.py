@@ -44,6 +44,11 @@ EXTRA_FIELDS = ("id", "lang")
 KNOWN_FIELDS = frozenset(("hand", "flowers", *BOOL_FIELDS, *WIND_FIELDS, *EXTRA_FIELDS))
 WINDS = {"E": 27, "S": 28, "W": 29, "N": 30}
 LANGS = ("zh", "zh-Hant", "en", "both")
+#: largest `id` echoed back, as JSON text
+MAX_ID_CHARS = 200
+#: longest claimed fan list, and the most times one fan may be claimed (two digits)
+MAX_CLAIM_CHARS = 1000
+MAX_CLAIM_COUNT = 99
 
 
 def _type_name(value: object) -> str:
@@ -62,7 +67,21 @@ def _check_fields(obj: object) -> dict:
         raise ScoreError("missing_field.hand")
     if not isinstance(obj["hand"], str):
         raise ScoreError("bad_type.hand", type=_type_name(obj["hand"]))
+    if "id" in obj:
+        _check_id(obj["id"])
     return obj
+
+
+def _check_id(value: object) -> None:
+    """An `id` is echoed back, so it must be small: its JSON at most MAX_ID_CHARS."""
+    import json
+
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = "x" * (MAX_ID_CHARS + 1)
+    if len(text) > MAX_ID_CHARS:
+        raise ScoreError("too_long.id", max=MAX_ID_CHARS)
 
 
 def _flag(obj: dict, name: str) -> bool:
@@ -201,35 +220,60 @@ def error_response(
 
 # -- referee check ---------------------------------------------------------------
 
-_COUNT_SUFFIX = re.compile(r"^(.*?)\s*[x×X*]\s*(\d+)$")
+_SEPARATORS = re.compile(r"[,，、;；]")
+_DIGITS = "0123456789"
+
+
+def _split_count(item: str) -> tuple[str, int]:
+    """`幺九刻*2` / `幺九刻 x 2` -> ("幺九刻", 2); without a count suffix (item, 1).
+
+    String methods from the right instead of a pattern: linear in the
+    item's length whatever it holds.
+    """
+    digits = len(item) - len(item.rstrip(_DIGITS))
+    if not digits:
+        return item, 1
+    head = item[:-digits].rstrip()
+    if not head or head[-1] not in "x×X*":
+        return item, 1
+    name = head[:-1].strip()
+    if not name:
+        return item, 1
+    if digits > len(str(MAX_CLAIM_COUNT)):
+        raise ScoreError("bad_claim.too_many", item=item[:40], max=MAX_CLAIM_COUNT)
+    return name, int(item[-digits:])
+
+
+def _claimed_fan(item: str) -> int:
+    """The fan id an item names (its number 1-81, ASCII digits, or its name)."""
+    from scorer.fans import FANS, fan_by_name
+
+    if item and len(item) <= 3 and all(c in _DIGITS for c in item):
+        fan_id = int(item)
+        if fan_id not in FANS:
+            raise ScoreError("unknown_fan.number", number=fan_id)
+        return fan_id
+    try:
+        return fan_by_name(item).id
+    except KeyError:
+        raise ScoreError("unknown_fan.name", name=item[:40]) from None
 
 
 def parse_claim(text: str) -> dict[int, int]:
     """A claimed fan list `清一色,平和,幺九刻*2` / `22,63` -> {fan id: count}."""
-    from scorer.fans import FANS, fan_by_name
-
     if not isinstance(text, str):
         raise ScoreError("bad_type.claim", type=_type_name(text))
+    if len(text) > MAX_CLAIM_CHARS:
+        raise ScoreError("too_long.claim", max=MAX_CLAIM_CHARS)
     claimed: dict[int, int] = {}
-    for raw in re.split(r"[,，、;；]", text):
+    for raw in _SEPARATORS.split(text):
         item = raw.strip()
         if not item:
             continue
-        count = 1
-        m = _COUNT_SUFFIX.match(item)
-        if m and m.group(1):
-            item, count = m.group(1).strip(), int(m.group(2))
-        if item.isdigit():
-            fan_id = int(item)
-            if fan_id not in FANS:
-                raise ScoreError("unknown_fan.number", number=fan_id)
-        else:
-            try:
-                fan_id = fan_by_name(item).id
-            except KeyError:
-                raise ScoreError("unknown_fan.name", name=item) from None
+        item, count = _split_count(item)
+        fan_id = _claimed_fan(item)
         if count < 1:
-            raise ScoreError("bad_claim.count", item=raw.strip())
+            raise ScoreError("bad_claim.count", item=raw.strip()[:40])
         claimed[fan_id] = claimed.get(fan_id, 0) + count
     if not claimed:
         raise ScoreError("bad_claim.empty")

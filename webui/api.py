@@ -7,15 +7,21 @@ through and `webui.errors` gives its status and words its message.
 
 from __future__ import annotations
 
-import json
 import logging
+import threading
 
 from flask import Blueprint, current_app, jsonify, request
 
 from scorer.errors import ScoreError
 from webui.errors import RequestError, error_response, remember_lang
+from webui.guard import parse_object
+from webui.photos import Busy, PhotoReader
+
+#: the largest photo read (larger uploads are refused before this by MAX_CONTENT_LENGTH)
+MAX_BYTES = 25 * 1024 * 1024
 
 bp = Blueprint("api", __name__)
+_READER_LOCK = threading.Lock()
 log = logging.getLogger(__name__)
 
 #: flags the page offers; `/api/options` says which of them the hand makes impossible
@@ -29,16 +35,8 @@ def _score_request(obj: dict) -> dict:
 
 
 def _read_json_object() -> dict:
-    """The request body as a JSON object, or a RequestError naming what is wrong."""
-    data = request.get_data(cache=True)
-    if not data.strip():
-        raise RequestError("empty_body")
-    try:
-        obj = json.loads(data)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise RequestError("bad_json", detail=exc) from None
-    if not isinstance(obj, dict):
-        raise RequestError("not_object")
+    """The request body as a JSON object (bounded by `webui.guard`), or a RequestError."""
+    obj = parse_object(request.get_data(cache=True))
     remember_lang(obj)
     return obj
 
@@ -74,32 +72,39 @@ def options():
     return jsonify({"base_error": base_code, "flags": flags})
 
 
-def _recognizer():
-    fn = current_app.config.get("MCR_RECOGNIZE")
-    if fn is not None:
-        return fn
-    from vision.pipeline import recognize
-
-    return recognize
+def photo_reader() -> PhotoReader:
+    """The app's photo reader, made on first use (readers as configured, else one per core)."""
+    reader = current_app.extensions.get("mcr_photos")
+    if reader is None:
+        with _READER_LOCK:
+            reader = current_app.extensions.get("mcr_photos")
+            if reader is None:
+                reader = PhotoReader(
+                    current_app.config.get("MCR_READERS"),
+                    current_app.config.get("MCR_PHOTO_QUEUE"),
+                    current_app.config.get("MCR_RECOGNIZE"),
+                )
+                current_app.extensions["mcr_photos"] = reader
+    return reader
 
 
 @bp.post("/api/recognize")
 def recognize():
+    """Read the uploaded photo; 503 with Retry-After when every reader is busy."""
     if not request.files:
-        raise RequestError("no_photo", fields=", ".join(sorted(request.form)) or "none")
+        raise RequestError("no_photo", fields=", ".join(sorted(request.form))[:200] or "none")
     upload = request.files.get("photo")
     if upload is None:
-        raise RequestError("no_photo.field", names=", ".join(sorted(request.files)))
-    data = upload.read()
-    if not data:
-        raise RequestError("empty_photo")
+        raise RequestError("no_photo.field", names=", ".join(sorted(request.files))[:200])
+    if current_app.config.get("MCR_READERS") == 0:
+        return error_response(RequestError("recognizer_off"))
     try:
-        recognize_fn = _recognizer()
-    except ImportError as exc:
-        log.warning("recognizer unavailable: %s", exc)
-        return error_response(RequestError("recognizer_unavailable"))
-    # a PhotoError (the photo) or ModelError (the installation) is answered by webui.errors
-    return jsonify(recognize_fn(data, upload.filename or ""))
+        # a PhotoError (the photo) or ModelError (the installation) is answered by webui.errors
+        return jsonify(photo_reader().read(upload.stream, (upload.filename or "")[:200], MAX_BYTES))
+    except Busy as exc:
+        response, status = error_response(RequestError(exc.code))
+        response.headers["Retry-After"] = str(exc.retry_after)
+        return response, status
 
 
 @bp.post("/api/check")

@@ -11,7 +11,7 @@ import logging
 
 from flask import Flask
 
-from webui import api, errors, game_views, views
+from webui import api, errors, game_views, security, views
 
 #: uploads above this many bytes are refused with a JSON 413 before decoding
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024
@@ -26,6 +26,10 @@ def create_app(config: dict | None = None) -> Flask:
         MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
         MCR_DB=None,  # None: the game store's own default, shared with `mcr game`
         MCR_RECOGNIZE=None,  # callable(data, name) -> dict; None: vision.pipeline.recognize
+        MCR_READERS=None,  # photos read at once; None: one per core
+        MCR_PHOTO_QUEUE=None,  # photos that may wait; None: 16 per reader
+        MCR_ALLOWED_HOSTS=None,  # Host names answered besides loopback (`mcr serve` sets them)
+        MCR_PIN=None,  # the hall PIN game sheet changes need from other machines
     )
     if config:
         app.config.update(config)
@@ -36,4 +40,5 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(game_views.bp)
     errors.register(app)
+    security.register(app)
     return app

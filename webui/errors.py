@@ -81,6 +81,73 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "没有安装照片识别：请用牌键盘输入手牌",
         "zh-Hant": "沒有安裝照片辨識：請用牌鍵盤輸入手牌",
     },
+    # -- limits, who may write, load -----------------------------------------------------
+    "body_too_large": {
+        "en": "The request is too large.",
+        "zh": "请求太大。",
+        "zh-Hant": "請求太大。",
+    },
+    "too_deep": {
+        "en": "The request nests too deeply to be read.",
+        "zh": "请求嵌套层数太多，无法读取。",
+        "zh-Hant": "請求巢狀層數太多，無法讀取。",
+    },
+    "number_out_of_range": {
+        "en": "A number in the request is out of range.",
+        "zh": "请求中的数字超出范围。",
+        "zh-Hant": "請求中的數字超出範圍。",
+    },
+    "too_long": {
+        "en": "A text in the request is too long.",
+        "zh": "请求中的文字太长。",
+        "zh-Hant": "請求中的文字太長。",
+    },
+    "bad_text": {
+        "en": "The request contains characters that are not valid text.",
+        "zh": "请求中含有无效的字符。",
+        "zh-Hant": "請求中含有無效的字元。",
+    },
+    "bad_host": {
+        "en": "This server does not answer to that address. Open it by its own address.",
+        "zh": "本服务器不接受这个地址的访问，请用它自己的地址打开。",
+        "zh-Hant": "本伺服器不接受這個位址的存取，請用它自己的位址開啟。",
+    },
+    "bad_origin": {
+        "en": "Changes are only accepted from this server's own page.",
+        "zh": "只接受来自本服务器页面的修改。",
+        "zh-Hant": "只接受來自本伺服器頁面的修改。",
+    },
+    "bad_content_type": {
+        "en": "Send the change as JSON (Content-Type: application/json).",
+        "zh": "请以 JSON 发送修改（Content-Type: application/json）。",
+        "zh-Hant": "請以 JSON 傳送修改（Content-Type: application/json）。",
+    },
+    "pin_required": {
+        "en": "Changing a game sheet needs the hall PIN: open /join on this tablet "
+        "or scan the QR code shown at the server.",
+        "zh": "修改记分表需要场馆 PIN：在本平板上打开 /join，或扫描服务器上显示的二维码。",
+        "zh-Hant": "修改記分表需要場館 PIN：在本平板上開啟 /join，或掃描伺服器上顯示的 QR 碼。",
+    },
+    "pin_locked": {
+        "en": "Too many wrong PINs from this device; wait a few minutes.",
+        "zh": "本设备输错 PIN 次数过多，请等几分钟再试。",
+        "zh-Hant": "本裝置輸錯 PIN 次數過多，請等幾分鐘再試。",
+    },
+    "busy": {
+        "en": "The server is reading many photos right now; it will try again in a moment.",
+        "zh": "服务器正在识别很多照片，请稍后再试。",
+        "zh-Hant": "伺服器正在辨識很多照片，請稍後再試。",
+    },
+    "photo_timeout": {
+        "en": "Reading this photo took too long; try a smaller or clearer photo.",
+        "zh": "识别这张照片用时太长，请换一张更小或更清晰的照片。",
+        "zh-Hant": "辨識這張照片用時太長，請換一張更小或更清晰的照片。",
+    },
+    "recognizer_off": {
+        "en": "photo reading is turned off on this server; enter the hand with the tile keyboard",
+        "zh": "本服务器关闭了照片识别：请用牌键盘输入手牌",
+        "zh-Hant": "本伺服器關閉了照片辨識：請用牌鍵盤輸入手牌",
+    },
     # -- the referee check ---------------------------------------------------------------
     "bad_claim": {
         "en": "the claim must be a list of fan names or numbers, or one string",
@@ -161,6 +228,21 @@ STATUS: dict[str | type[McrError], int] = {
     "db_error": 500,
     "internal_error": 500,
     "recognizer_unavailable": 503,
+    "recognizer_off": 503,
+    "body_too_large": 413,
+    "too_deep": 400,
+    "bad_text": 400,
+    "number_out_of_range": 422,
+    "too_long": 422,
+    "bad_host": 400,
+    "bad_origin": 403,
+    "bad_content_type": 415,
+    "pin_required": 403,
+    "pin_locked": 429,
+    "busy": 503,
+    "photo_timeout": 503,
+    "unknown_field": 422,
+    "out_of_range": 422,
     ModelError: 503,
     PhotoError: 422,
     ScoreError: 422,
@@ -262,3 +344,4 @@ def register(app: Flask) -> None:
     app.register_error_handler(McrError, _handle_mcr)
     app.register_error_handler(HTTPException, _handle_http)
     app.register_error_handler(Exception, _handle_unexpected)
+

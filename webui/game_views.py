@@ -13,9 +13,12 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 
 from scorer.errors import McrError
 from scorer.game import csvio
-from scorer.game.store import GameStore
+from scorer.game.errors import GameError
+from scorer.game.store import HAND_FIELDS, PENALTY_FIELDS, GameStore
 from scorer.game.tournament import rank_players, rank_teams
 from webui.errors import RequestError, error_response, remember_lang, request_lang, status_for
+from webui.guard import parse_object
+from webui.security import csp_nonce
 
 bp = Blueprint(
     "game",
@@ -29,6 +32,14 @@ bp = Blueprint(
 
 # the blueprint answers its own errors, also when mounted on a bare app
 bp.register_error_handler(McrError, error_response)
+bp.add_app_template_global(csp_nonce, "csp_nonce")
+
+#: the fields each write takes besides a hand's own
+GAME_FIELDS = frozenset({"players", "name", "tournament", "session", "table", "teams", "who"})
+RECORD_FIELDS = HAND_FIELDS | {"who", "expected_number", "request_id"}
+EDIT_FIELDS = HAND_FIELDS | {"who"}
+UNDO_FIELDS = frozenset({"who"})
+GAME_PENALTY_FIELDS = PENALTY_FIELDS | {"who"}
 
 
 def store() -> GameStore:
@@ -47,21 +58,28 @@ def points_filter(value: float | int) -> str:
     return f"{round(float(value), 2):g}"
 
 
-def _body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise RequestError("bad_request.json_body")
+def _body(fields: frozenset[str], optional: bool = False) -> dict[str, Any]:
+    """The JSON object of the request (bounded by `webui.guard`), with only `fields`."""
+    raw = request.get_data(cache=True)
+    if optional and not raw.strip():
+        return {}
+    data = parse_object(raw)
     remember_lang(data)
+    unknown = sorted(str(k)[:30] for k in data if k not in fields | {"lang"})
+    if unknown:
+        raise GameError("unknown_field", fields=", ".join(unknown), known=", ".join(sorted(fields)))
     return data
 
 
 def _who(data: dict[str, Any]) -> str:
     who = data.get("who", "")
-    return who if isinstance(who, str) else ""
+    if not isinstance(who, str):
+        raise RequestError("bad_request.text", field="who")
+    return who
 
 
 def _hand_fields(data: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in data.items() if k not in ("who", "expected_number")}
+    return {k: v for k, v in data.items() if k in HAND_FIELDS}
 
 
 # ----- pages ------------------------------------------------------------------
@@ -101,14 +119,17 @@ def api_games():
 
 @bp.post("/api/games")
 def api_new_game():
-    data = _body()
+    data = _body(GAME_FIELDS)
     details = {k: data.get(k) for k in ("name", "tournament", "table")}
     session = data.get("session")
     if session is not None and (isinstance(session, bool) or not isinstance(session, int)):
         raise RequestError("bad_request.whole_number", field="session")
     for key, value in details.items():
-        if value is not None and not isinstance(value, str | int):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, str | int)):
             raise RequestError("bad_request.text", field=key)
+    teams = data.get("teams") or {}
+    if not isinstance(teams, dict) or len(teams) > 4:
+        raise RequestError("bad_request.text", field="teams")
     s = store()
     game_id = s.create_game(
         data.get("players"),
@@ -118,11 +139,9 @@ def api_new_game():
         table=str(details["table"] or ""),
         who=_who(data),
     )
-    teams = data.get("teams") or {}
-    if isinstance(teams, dict):
-        for player, team in teams.items():
-            if isinstance(team, str) and team:
-                s.set_team(str(details["tournament"] or ""), str(player), team)
+    for player, team in teams.items():
+        if isinstance(team, str) and team:
+            s.set_team(str(details["tournament"] or ""), str(player), team)
     return jsonify(s.sheet(game_id)), 201
 
 
@@ -140,19 +159,29 @@ def api_audit(game_id: int):
 def api_record(game_id: int):
     """Record the next hand. Body: a hand as in the replay contract, plus
     optional `winner_seat`/`discarder_seat` instead of names, `hand`
-    (notation), `who`, and `expected_number` against double taps."""
-    data = _body()
+    (notation), `who`, and against double taps and retries `expected_number`
+    and `request_id` (a hand already recorded under that id answers 200
+    with its number instead of being recorded again)."""
+    data = _body(RECORD_FIELDS)
     expected = data.get("expected_number")
     if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int)):
         raise RequestError("bad_request.whole_number", field="expected_number")
     s = store()
-    number = s.record_hand(game_id, _hand_fields(data), who=_who(data), expected=expected)
-    return jsonify({"number": number, "sheet": s.sheet(game_id)}), 201
+    before = len(s.game(game_id)["hands"])
+    number = s.record_hand(
+        game_id,
+        _hand_fields(data),
+        who=_who(data),
+        expected=expected,
+        request_id=data.get("request_id"),
+    )
+    status = 200 if number <= before else 201
+    return jsonify({"number": number, "sheet": s.sheet(game_id)}), status
 
 
 @bp.put("/api/<int:game_id>/hands/<int:number>")
 def api_edit(game_id: int, number: int):
-    data = _body()
+    data = _body(EDIT_FIELDS)
     s = store()
     s.edit_hand(game_id, number, _hand_fields(data), who=_who(data))
     return jsonify({"number": number, "sheet": s.sheet(game_id)})
@@ -160,18 +189,18 @@ def api_edit(game_id: int, number: int):
 
 @bp.post("/api/<int:game_id>/undo")
 def api_undo(game_id: int):
-    data = request.get_json(silent=True) or {}
+    data = _body(UNDO_FIELDS, optional=True)
     s = store()
-    removed = s.undo_last(game_id, who=_who(data) if isinstance(data, dict) else "")
+    removed = s.undo_last(game_id, who=_who(data))
     return jsonify({"removed": removed, "sheet": s.sheet(game_id)})
 
 
 @bp.post("/api/<int:game_id>/penalties")
 def api_game_penalty(game_id: int):
     """A penalty on the whole game (lateness): `{"player", "kind", "points"}`."""
-    data = _body()
+    data = _body(GAME_PENALTY_FIELDS)
     s = store()
-    penalty = {k: data[k] for k in ("player", "kind", "points") if k in data}
+    penalty = {k: data[k] for k in PENALTY_FIELDS if k in data}
     s.add_game_penalty(game_id, penalty, who=_who(data))
     return jsonify(s.sheet(game_id)), 201
 

@@ -32,6 +32,33 @@ RESULT_COLUMNS = (
 )
 TOTAL_ROW = "total"
 POINTS_ROW = "table_points"
+#: a text cell starting with one of these is a formula to a spreadsheet: it is written
+#: with a leading apostrophe (shown as text) and read back without it
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def escape_cell(value: Any) -> Any:
+    """A value as a CSV cell a spreadsheet shows as text (numbers stay numbers)."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+def unescape_cell(text: str) -> str:
+    """The text `escape_cell` wrote."""
+    if text.startswith("'") and text[1:].startswith(FORMULA_START):
+        return text[1:]
+    return text
+
+
+class _Writer:
+    """A csv writer whose text cells are escaped (`escape_cell`)."""
+
+    def __init__(self, buf: io.StringIO) -> None:
+        self._csv = csv.writer(buf, lineterminator="\n")
+
+    def writerow(self, values: Any) -> None:
+        self._csv.writerow([escape_cell(v) for v in values])
 
 
 def _format_penalties(penalties: list[dict[str, Any]]) -> str:
@@ -64,7 +91,7 @@ def sheet_to_csv(sheet: dict[str, Any]) -> str:
     """The sheet as CSV text (hand rows, then the 局分 and 标准分 rows)."""
     players = sheet["players"]
     buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
+    writer = _Writer(buf)
     writer.writerow([*RESULT_COLUMNS, *players])
     for h in sheet["hands"]:
         writer.writerow(
@@ -111,13 +138,47 @@ def _int(value: str, line: int, field: str) -> int:
         raise GameError("bad_csv.number", field=field, got=repr(value)).at("line", line) from None
 
 
+def _read_hand(row: list[str], col: dict[str, int], line: int) -> dict[str, Any]:
+    """One hand row of a sheet's CSV as a recorded result."""
+    result = row[col["result"]].strip()
+    hand: dict[str, Any] = {"result": result}
+    if result == "win":
+        hand["winner"] = row[col["winner"]].strip()
+        hand["self_drawn"] = _yes(row[col["self_drawn"]], line)
+        if not hand["self_drawn"]:
+            hand["discarder"] = row[col["discarder"]].strip() or None
+        hand["fans"] = _int(row[col["fans"]], line, "fans")
+        if row[col["flowers"]].strip():
+            hand["flowers"] = _int(row[col["flowers"]], line, "flowers")
+    pens = _parse_penalties(row[col["penalties"]], line)
+    if pens:
+        hand["penalties"] = pens
+    for field, column in (("hand", "tiles"), ("note", "note")):
+        if row[col[column]].strip():
+            hand[field] = row[col[column]].strip()
+    return hand
+
+
+def _check_points(
+    game: dict[str, Any], players: list[str], written: list[tuple[int, list[str]]]
+) -> None:
+    """The players' point columns (where filled in) must equal the replayed ones."""
+    sheet = replay(game)
+    for (line_no, cells), h in zip(written, sheet["hands"], strict=True):
+        for player, cell in zip(players, cells, strict=False):
+            if cell.strip() and _int(cell, line_no, player) != h["delta"][player]:
+                raise GameError(
+                    "sheet_mismatch", player=player, cell=cell.strip(), delta=h["delta"][player]
+                ).at("line", line_no)
+
+
 def csv_to_game(text: str, check: bool = True) -> dict[str, Any]:
     """Read a sheet's CSV back into a game input for `replay`.
 
     With `check`, the players' point columns (where filled in) must equal
     the replayed ones, so arithmetic mistakes on a paper sheet are caught.
     """
-    rows = list(csv.reader(io.StringIO(text)))
+    rows = [[unescape_cell(c) for c in r] for r in csv.reader(io.StringIO(text))]
     if not rows or tuple(c.strip() for c in rows[0][: len(RESULT_COLUMNS)]) != RESULT_COLUMNS:
         raise GameError("bad_csv.header", columns=",".join(RESULT_COLUMNS))
     header = rows[0]
@@ -133,38 +194,14 @@ def csv_to_game(text: str, check: bool = True) -> dict[str, Any]:
         label = row[0].strip()
         if label == TOTAL_ROW:
             game_penalties = _parse_penalties(row[col["penalties"]], line_no)
-            continue
-        if label == POINTS_ROW:
-            continue
-        result = row[col["result"]].strip()
-        hand: dict[str, Any] = {"result": result}
-        if result == "win":
-            hand["winner"] = row[col["winner"]].strip()
-            hand["self_drawn"] = _yes(row[col["self_drawn"]], line_no)
-            if not hand["self_drawn"]:
-                hand["discarder"] = row[col["discarder"]].strip() or None
-            hand["fans"] = _int(row[col["fans"]], line_no, "fans")
-            if row[col["flowers"]].strip():
-                hand["flowers"] = _int(row[col["flowers"]], line_no, "flowers")
-        pens = _parse_penalties(row[col["penalties"]], line_no)
-        if pens:
-            hand["penalties"] = pens
-        for field, column in (("hand", "tiles"), ("note", "note")):
-            if row[col[column]].strip():
-                hand[field] = row[col[column]].strip()
-        hands.append(hand)
-        written.append((line_no, row[len(RESULT_COLUMNS) : len(RESULT_COLUMNS) + len(players)]))
+        elif label != POINTS_ROW:
+            hands.append(_read_hand(row, col, line_no))
+            written.append((line_no, row[len(RESULT_COLUMNS) : len(RESULT_COLUMNS) + len(players)]))
     game: dict[str, Any] = {"players": players, "hands": hands}
     if game_penalties:
         game["penalties"] = game_penalties
     if check:
-        sheet = replay(game)
-        for (line_no, cells), h in zip(written, sheet["hands"], strict=True):
-            for player, cell in zip(players, cells, strict=False):
-                if cell.strip() and _int(cell, line_no, player) != h["delta"][player]:
-                    raise GameError(
-                        "sheet_mismatch", player=player, cell=cell.strip(), delta=h["delta"][player]
-                    ).at("line", line_no)
+        _check_points(game, players, written)
     return game
 
 
@@ -174,7 +211,7 @@ RANKING_COLUMNS = ("rank", "name", "team", "table_points", "scores", "best", "ga
 def rankings_to_csv(standings: list[Standing]) -> str:
     """A ranking (players or teams) as CSV."""
     buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
+    writer = _Writer(buf)
     writer.writerow(RANKING_COLUMNS)
     for s in standings:
         row = s.to_json()

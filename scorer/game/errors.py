@@ -245,6 +245,46 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "第 {game} 局的下一盘是第 {number} 盘",
         "zh-Hant": "第 {game} 局的下一盤是第 {number} 盤",
     },
+    "conflict.request_id": {
+        "en": "request {request} already recorded hand {number}, a different one",
+        "zh": "请求 {request} 已经记录了第 {number} 盘，内容不同",
+        "zh-Hant": "請求 {request} 已經記錄了第 {number} 盤，內容不同",
+    },
+    "bad_session": {
+        "en": "session must be a whole number from 0",
+        "zh": "节次必须是不小于 0 的整数",
+        "zh-Hant": "節次必須是不小於 0 的整數",
+    },
+    "bad_text": {
+        "en": "{field} must be text of at most {max} characters",
+        "zh": "{field}必须是不超过 {max} 个字符的文字",
+        "zh-Hant": "{field}必須是不超過 {max} 個字元的文字",
+    },
+    "bad_request_id": {
+        "en": "request_id must be text of 1-{max} characters",
+        "zh": "请求编号必须是 1-{max} 个字符的文字",
+        "zh-Hant": "請求編號必須是 1-{max} 個字元的文字",
+    },
+    "bad_expected": {
+        "en": "expected_number must be a whole number",
+        "zh": "盘号必须是整数",
+        "zh-Hant": "盤號必須是整數",
+    },
+    "out_of_range": {
+        "en": "{field} must be {low}-{high}, got {got}",
+        "zh": "{field}必须在 {low} 到 {high} 之间，收到 {got}",
+        "zh-Hant": "{field}必須在 {low} 到 {high} 之間，收到 {got}",
+    },
+    "unknown_field": {
+        "en": "unknown field(s) {fields}; known: {known}",
+        "zh": "请求里有不认识的项目：{fields}",
+        "zh-Hant": "請求裡有不認識的項目：{fields}",
+    },
+    "bad_penalty.too_many": {
+        "en": "a hand has at most {max} penalties",
+        "zh": "一盘最多 {max} 项罚分",
+        "zh-Hant": "一盤最多 {max} 項罰分",
+    },
     "no_hands": {
         "en": "game {game} has no hand to undo",
         "zh": "第 {game} 局没有可以撤销的盘",
@@ -358,6 +398,12 @@ TERMS: dict[str, dict[str, str]] = {
     "wrong_win": {"zh": "错和", "zh-Hant": "錯和"},
     "false_win": {"zh": "诈和", "zh-Hant": "詐和"},
     "deduction": {"zh": "罚分", "zh-Hant": "罰分"},
+    "who": {"zh": "记录人", "zh-Hant": "記錄人"},
+    "name": {"zh": "名称", "zh-Hant": "名稱"},
+    "tournament": {"zh": "比赛名称", "zh-Hant": "比賽名稱"},
+    "table": {"zh": "桌号", "zh-Hant": "桌號"},
+    "team": {"zh": "队名", "zh-Hant": "隊名"},
+    "points": {"zh": "罚分分数", "zh-Hant": "罰分分數"},
 }
 
 

@@ -22,7 +22,36 @@ from scorer.game import rules
 from scorer.game.errors import GameError
 from scorer.game.replay import normalize_hand, replay, validate_players
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+
+#: SQLite's integer range: a game id, hand number or session outside it names nothing
+INT_MAX = 2**63 - 1
+#: the most fans a win may be recorded with (the highest real hands score a few hundred)
+MAX_FANS = 1000
+#: the most points one penalty may take, and the most penalties in one hand
+MAX_PENALTY_POINTS = 1000
+MAX_PENALTIES = 16
+#: longest texts stored: who made a change, a game's name, tournament and table, a team
+MAX_WHO = 64
+MAX_DETAIL = 100
+MAX_REQUEST_ID = 100
+#: the fields a recorded hand may have (the replay contract's, plus seats instead of names)
+HAND_FIELDS = frozenset(
+    {
+        "result",
+        "winner",
+        "discarder",
+        "self_drawn",
+        "fans",
+        "flowers",
+        "penalties",
+        "hand",
+        "note",
+        "winner_seat",
+        "discarder_seat",
+    }
+)
+PENALTY_FIELDS = frozenset({"player", "kind", "points"})
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -40,6 +69,7 @@ CREATE TABLE IF NOT EXISTS hands (
     seq INTEGER NOT NULL,
     data TEXT NOT NULL,
     recorded_at TEXT NOT NULL,
+    request_id TEXT,
     PRIMARY KEY (game_id, seq)
 );
 CREATE TABLE IF NOT EXISTS audit (
@@ -59,6 +89,9 @@ CREATE TABLE IF NOT EXISTS teams (
     PRIMARY KEY (tournament, player)
 );
 """
+
+#: schema changes from each older version (applied in order, each in the open transaction)
+_MIGRATIONS = {1: "ALTER TABLE hands ADD COLUMN request_id TEXT"}
 
 
 def default_db_path() -> Path:
@@ -90,10 +123,27 @@ class GameStore:
             with self._connect() as conn:
                 conn.execute("PRAGMA journal_mode=WAL")
                 if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
-                    conn.executescript(_SCHEMA)
-                    conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                    self._migrate(conn)
         except (OSError, sqlite3.Error) as exc:
             raise GameError("db_error", path=self.path, detail=exc) from None
+
+    def _migrate(self, conn: sqlite3.Connection) -> None:
+        """Create the tables, or bring an older database up to SCHEMA_VERSION."""
+        conn.execute("BEGIN IMMEDIATE")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        exists = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'hands'").fetchone()
+        if exists:
+            for v in range(max(version, 1), SCHEMA_VERSION):
+                conn.execute(_MIGRATIONS[v])
+        else:
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+        conn.execute(
+            "CREATE UNIQUE INDEX IF NOT EXISTS hands_request ON hands (game_id, request_id)"
+        )
+        conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        conn.execute("COMMIT")
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -131,6 +181,13 @@ class GameStore:
     ) -> int:
         """A new game; `players` in first-round seat order E, S, W, N."""
         players = validate_players(players)
+        for field, value in (("name", name), ("tournament", tournament), ("table", table)):
+            check_text(field, value, MAX_DETAIL)
+        check_text("who", who, MAX_WHO)
+        if session is not None and (
+            isinstance(session, bool) or not isinstance(session, int) or not 0 <= session <= INT_MAX
+        ):
+            raise GameError("bad_session")
         with self._transaction() as conn:
             cur = conn.execute(
                 "INSERT INTO games (name, players, tournament, session, table_no, created_at)"
@@ -149,6 +206,8 @@ class GameStore:
         return game_id
 
     def _game_row(self, conn: sqlite3.Connection, game_id: int) -> sqlite3.Row:
+        if isinstance(game_id, bool) or not isinstance(game_id, int) or not 1 <= game_id <= INT_MAX:
+            raise GameError("unknown_game", game=str(game_id)[:30])
         row = conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise GameError("unknown_game", game=game_id)
@@ -220,33 +279,65 @@ class GameStore:
     # ----- hands -------------------------------------------------------
 
     def record_hand(
-        self, game_id: int, hand: dict[str, Any], who: str = "", expected: int | None = None
+        self,
+        game_id: int,
+        hand: dict[str, Any],
+        who: str = "",
+        expected: int | None = None,
+        request_id: str | None = None,
     ) -> int:
         """Append a hand; returns its number (1-16) once it is on disk.
 
         `expected` is the number the caller believes it records: a second
         tap on the same button then fails instead of recording twice.
+        `request_id` makes a retry harmless: a hand already recorded under
+        that id in this game is not recorded again, its number is returned.
         """
+        check_hand_input(hand)
+        check_text("who", who, MAX_WHO)
+        _check_request_id(request_id)
         with self._transaction() as conn:
             game = self._game(conn, game_id)
             number = len(game["hands"]) + 1
-            if expected is not None and expected != number:
-                if expected < number:
-                    raise GameError("conflict.recorded", hand=expected, game=game_id)
-                raise GameError("conflict.next", game=game_id, number=number)
+            if request_id is not None:
+                done = self._recorded(conn, game, hand, request_id)
+                if done is not None:
+                    return done
+            _check_expected(game_id, expected, number)
             if number > rules.HANDS_PER_GAME:
                 raise GameError("too_many_hands.full", game=game_id, max=rules.HANDS_PER_GAME)
-            hand = resolve_seats(game["players"], hand, number)
-            clean = normalize_hand(game["players"], hand, number)
+            clean = normalize_hand(
+                game["players"], resolve_seats(game["players"], hand, number), number
+            )
             conn.execute(
-                "INSERT INTO hands (game_id, seq, data, recorded_at) VALUES (?, ?, ?, ?)",
-                (game_id, number, json.dumps(clean, ensure_ascii=False), _now()),
+                "INSERT INTO hands (game_id, seq, data, recorded_at, request_id)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (game_id, number, json.dumps(clean, ensure_ascii=False), _now(), request_id),
             )
             self._audit(conn, game_id, number, "record", who, None, clean)
         return number
 
+    def _recorded(
+        self, conn: sqlite3.Connection, game: dict[str, Any], hand: dict[str, Any], request_id: str
+    ) -> int | None:
+        """The number of the hand recorded under `request_id`, if any (the same hand, or 409)."""
+        row = conn.execute(
+            "SELECT seq, data FROM hands WHERE game_id = ? AND request_id = ?",
+            (game["id"], request_id),
+        ).fetchone()
+        if row is None:
+            return None
+        number = int(row[0])
+        again = normalize_hand(
+            game["players"], resolve_seats(game["players"], hand, number), number
+        )
+        if again != json.loads(row[1]):
+            raise GameError("conflict.request_id", request=request_id, number=number)
+        return number
+
     def undo_last(self, game_id: int, who: str = "") -> dict[str, Any]:
         """Remove the last hand (kept in the audit trail); returns it."""
+        check_text("who", who, MAX_WHO)
         with self._transaction() as conn:
             game = self._game(conn, game_id)
             if not game["hands"]:
@@ -261,6 +352,8 @@ class GameStore:
         self, game_id: int, number: int, hand: dict[str, Any], who: str = ""
     ) -> dict[str, Any]:
         """Replace hand `number` (1-based); the old and new values go to the audit trail."""
+        check_hand_input(hand)
+        check_text("who", who, MAX_WHO)
         with self._transaction() as conn:
             game = self._game(conn, game_id)
             if not isinstance(number, int) or not 1 <= number <= len(game["hands"]):
@@ -277,6 +370,8 @@ class GameStore:
 
     def add_game_penalty(self, game_id: int, penalty: dict[str, Any], who: str = "") -> None:
         """A penalty on the whole game (lateness), taken off the 局分."""
+        _check_penalty(penalty)
+        check_text("who", who, MAX_WHO)
         with self._transaction() as conn:
             game = self._game(conn, game_id)
             penalties = list(game.get("penalties", [])) + [penalty]
@@ -289,6 +384,9 @@ class GameStore:
 
     def import_game(self, game: dict[str, Any], who: str = "", **details: Any) -> int:
         """Store a whole game (e.g. read from CSV) in one transaction."""
+        if isinstance(game, dict) and isinstance(game.get("hands"), list):
+            for hand in game["hands"]:
+                check_hand_input(hand)
         sheet = replay(game)
         with self._transaction() as conn:
             cur = conn.execute(
@@ -359,6 +457,9 @@ class GameStore:
         ]
 
     def set_team(self, tournament: str, player: str, team: str) -> None:
+        check_text("tournament", tournament, MAX_DETAIL)
+        check_text("team", team, MAX_WHO)
+        check_text("player", player, MAX_WHO)
         with self._transaction() as conn:
             conn.execute(
                 "INSERT INTO teams (tournament, player, team) VALUES (?, ?, ?)"
@@ -376,6 +477,67 @@ class GameStore:
     def sheets(self, tournament: str | None = None) -> list[dict[str, Any]]:
         """Replayed sheets of every game (or a tournament's), for rankings."""
         return [self.sheet(g["id"]) for g in self.list_games(tournament)]
+
+
+def check_text(field: str, value: Any, limit: int) -> None:
+    """A stored text is a string of at most `limit` characters."""
+    if not isinstance(value, str) or len(value) > limit:
+        raise GameError("bad_text", field=field, max=limit)
+
+
+def _check_request_id(request_id: Any) -> None:
+    if request_id is not None and (
+        not isinstance(request_id, str) or not 0 < len(request_id) <= MAX_REQUEST_ID
+    ):
+        raise GameError("bad_request_id", max=MAX_REQUEST_ID)
+
+
+def _check_expected(game_id: int, expected: int | None, number: int) -> None:
+    if expected is None or expected == number:
+        return
+    if isinstance(expected, bool) or not isinstance(expected, int):
+        raise GameError("bad_expected")
+    if expected < number:
+        raise GameError("conflict.recorded", hand=expected, game=game_id)
+    raise GameError("conflict.next", game=game_id, number=number)
+
+
+def _check_number(field: str, value: Any, low: int, high: int) -> None:
+    if value is None or isinstance(value, bool) or not isinstance(value, int):
+        return  # missing or mistyped: the replay says what is wrong
+    if not low <= value <= high:
+        raise GameError("out_of_range", field=field, low=low, high=high, got=value)
+
+
+def _unknown_fields(obj: dict, known: frozenset[str]) -> None:
+    unknown = sorted(str(k)[:30] for k in obj if k not in known)
+    if unknown:
+        raise GameError("unknown_field", fields=", ".join(unknown), known=", ".join(sorted(known)))
+
+
+def _check_penalty(penalty: Any) -> None:
+    if not isinstance(penalty, dict):
+        raise GameError("bad_penalty.object")
+    _unknown_fields(penalty, PENALTY_FIELDS)
+    _check_number("points", penalty.get("points"), 1, MAX_PENALTY_POINTS)
+
+
+def check_hand_input(hand: Any) -> None:
+    """Bounds a recorded hand must keep before it is replayed: known fields, fans and
+    points in range (the replay checks the rules)."""
+    if not isinstance(hand, dict):
+        raise GameError("bad_hand")
+    _unknown_fields(hand, HAND_FIELDS)
+    _check_number("fans", hand.get("fans"), 0, MAX_FANS)
+    penalties = hand.get("penalties")
+    if isinstance(penalties, list):
+        if len(penalties) > MAX_PENALTIES:
+            raise GameError("bad_penalty.too_many", max=MAX_PENALTIES)
+        for i, pen in enumerate(penalties, 1):
+            try:
+                _check_penalty(pen)
+            except GameError as exc:
+                raise exc.at("penalty", i) from None
 
 
 def resolve_seats(players: list[str], hand: Any, number: int) -> Any:

@@ -1,0 +1,165 @@
+"""Who may change a game sheet: same-origin JSON only, the Host allow-list, the hall PIN
+from other machines, the security headers, idempotent recording and CSV formulas."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorer.game import csvio
+from tests.webui.conftest import SEED_HAND, needs_scorer
+from webui.app import create_app
+
+P = ["Ann", "Bo", "Cy", "Di"]
+WIN = {"result": "win", "winner": "Ann", "discarder": "Bo", "fans": 8}
+LAN = {"REMOTE_ADDR": "192.168.1.20"}
+
+
+@pytest.fixture()
+def hall(tmp_path):
+    """The app as `mcr serve --host 0.0.0.0` makes it: names it answers to and a PIN."""
+    return create_app(
+        {
+            "MCR_DB": str(tmp_path / "games.db"),
+            "MCR_ALLOWED_HOSTS": frozenset({"192.168.1.5", "laptop.local"}),
+            "MCR_PIN": "246810",
+        }
+    )
+
+
+def _new_game(client, **kw) -> int:
+    resp = client.post("/game/api/games", json={"players": P}, **kw)
+    assert resp.status_code == 201, resp.get_json()
+    return resp.get_json()["id"]
+
+
+def test_lan_write_without_the_pin_is_refused(hall):
+    tablet = hall.test_client()
+    resp = tablet.post(
+        "/game/api/games", json={"players": P}, environ_base=LAN, base_url="http://192.168.1.5"
+    )
+    assert resp.status_code == 403 and resp.get_json()["error"]["code"] == "pin_required"
+    wrong = tablet.post(
+        "/game/api/games",
+        json={"players": P},
+        environ_base=LAN,
+        headers={"X-MCR-PIN": "111111"},
+    )
+    assert wrong.status_code == 403
+    assert hall.test_client().get("/game/api/games").get_json() == []
+
+
+def test_lan_write_with_the_pin_and_after_joining(hall):
+    tablet = hall.test_client()
+    assert _new_game(tablet, environ_base=LAN, headers={"X-MCR-PIN": "246810"}) == 1
+    joined = tablet.get("/join?pin=246810", environ_base=LAN)
+    assert joined.status_code == 302 and "mcr_pin=246810" in joined.headers["Set-Cookie"]
+    assert "HttpOnly" in joined.headers["Set-Cookie"]
+    assert "SameSite=Strict" in joined.headers["Set-Cookie"]
+    resp = tablet.post("/game/api/1/hands", json=WIN, environ_base=LAN)  # the cookie
+    assert resp.status_code == 201
+
+
+def test_wrong_pins_lock_the_device_out(hall):
+    tablet = hall.test_client()
+    codes = [
+        tablet.post("/join", data={"pin": f"{i:06d}"}, environ_base={"REMOTE_ADDR": "10.0.0.9"})
+        for i in range(12)
+    ]
+    assert [r.status_code for r in codes[:10]] == [403] * 10
+    assert codes[11].status_code == 429
+    right = tablet.post("/join", data={"pin": "246810"}, environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert right.status_code == 429  # even the right PIN waits
+
+
+@needs_scorer
+def test_scoring_stays_open_without_the_pin(hall):
+    tablet = hall.test_client()
+    resp = tablet.post("/api/score", json={"hand": SEED_HAND, "self_drawn": True}, environ_base=LAN)
+    assert resp.status_code == 200 and resp.get_json()["total"] == 48
+    assert tablet.get("/game/api/games", environ_base=LAN).status_code == 200  # reading too
+
+
+def test_the_laptop_itself_needs_no_pin(hall):
+    assert _new_game(hall.test_client()) == 1  # loopback client
+
+
+def test_host_allow_list(hall):
+    client = hall.test_client()
+    for host in ("127.0.0.1:8000", "localhost", "[::1]:8000", "192.168.1.5:8000", "laptop.local"):
+        assert client.get("/healthz", base_url=f"http://{host}").status_code == 200, host
+    for host in ("evil.example", "192.168.1.6:8000", "laptop.local.evil.example"):
+        resp = client.get("/healthz", base_url=f"http://{host}")
+        assert resp.status_code == 400 and resp.get_json()["error"]["code"] == "bad_host", host
+
+
+def test_cross_site_form_post_cannot_undo(client):
+    gid = _new_game(client)
+    assert client.post(f"/game/api/{gid}/hands", json=WIN).status_code == 201
+    attacks = [
+        client.post(f"/game/api/{gid}/undo", data={"who": "x"}, headers={"Origin": "http://evil"}),
+        client.post(f"/game/api/{gid}/undo", data={"who": "x"}),  # a form: not JSON
+        client.post(f"/game/api/{gid}/undo", data="{}", content_type="text/plain"),
+        client.post(f"/game/api/{gid}/undo", json={}, headers={"Origin": "http://evil"}),
+        client.post(f"/game/api/{gid}/undo", json={}, headers={"Referer": "http://evil/x"}),
+    ]
+    assert [r.status_code for r in attacks] == [403, 415, 415, 403, 403]
+    assert len(client.get(f"/game/api/{gid}").get_json()["hands"]) == 1
+    ok = client.post(f"/game/api/{gid}/undo", json={}, headers={"Origin": "http://localhost"})
+    assert ok.status_code == 200
+
+
+def test_security_headers_on_pages_and_api(client):
+    for path in ("/", "/game/", "/api/fans", "/nothing"):
+        resp = client.get(path)
+        csp = resp.headers["Content-Security-Policy"]
+        assert "frame-ancestors 'none'" in csp and "default-src 'self'" in csp
+        assert "'unsafe-inline'" not in csp and "'unsafe-eval'" not in csp
+        assert resp.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_inline_scripts_carry_the_responses_nonce(client):
+    gid = _new_game(client)
+    for path in ("/game/", f"/game/{gid}"):
+        resp = client.get(path)
+        html = resp.get_data(as_text=True)
+        nonce = resp.headers["Content-Security-Policy"].split("'nonce-")[1].split("'")[0]
+        assert f'<script nonce="{nonce}">' in html
+        assert "<script>" not in html
+
+
+def test_repeated_tap_records_once(client):
+    gid = _new_game(client)
+    hand = {**WIN, "request_id": "tablet3-7f2c", "expected_number": 1}
+    first = client.post(f"/game/api/{gid}/hands", json=hand)
+    again = client.post(f"/game/api/{gid}/hands", json=hand)
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert first.get_json()["number"] == again.get_json()["number"] == 1
+    assert len(again.get_json()["sheet"]["hands"]) == 1
+    other = client.post(f"/game/api/{gid}/hands", json={**hand, "winner": "Cy"})
+    assert other.status_code == 409  # the same id for a different hand
+    plain_again = client.post(f"/game/api/{gid}/hands", json={**WIN, "expected_number": 1})
+    assert plain_again.status_code == 409  # without an id the expected number guards
+
+
+def test_csv_cells_that_look_like_formulas_are_text():
+    sheet_players = ["=HYPERLINK(1)", "+Bo", "-Cy", "@Di"]
+    from scorer.game.replay import replay
+
+    hand = {
+        "result": "win",
+        "winner": "+Bo",
+        "discarder": "-Cy",
+        "fans": 8,
+        "note": "=1+1",
+        "self_drawn": False,
+    }
+    sheet = replay({"players": sheet_players, "hands": [hand]})
+    text = csvio.sheet_to_csv(sheet)
+    for cell in ("'=HYPERLINK(1)", "'+Bo", "'-Cy", "'@Di", "'=1+1"):
+        assert cell in text
+    rows = [line.split(",") for line in text.splitlines()]
+    assert rows[1][-4:] == ["-8", "32", "-16", "-8"]  # numbers stay numbers
+    assert "'-8" not in text and "'-16" not in text and "'8" not in text
+    game = csvio.csv_to_game(text)
+    assert game["players"] == sheet_players and game["hands"][0]["note"] == "=1+1"
+    assert game["hands"][0]["winner"] == "+Bo"

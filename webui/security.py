@@ -1,0 +1,195 @@
+"""Who may talk to the server and who may change a game sheet.
+
+- `Host` allow-list: a page on another site that points its own name at
+  this laptop (DNS rebinding) is refused; loopback names always pass, the
+  server adds the names and addresses it listens on (`MCR_ALLOWED_HOSTS`).
+- A request that changes something (any method but GET/HEAD/OPTIONS) must
+  come from the server's own page: a foreign `Origin`/`Referer` is refused,
+  and a game sheet change must be JSON, which a cross-site form cannot send.
+- When the server is reachable beyond this machine, changing a game sheet
+  needs the hall PIN (`MCR_PIN`): a tablet joins once at `/join` (the URL
+  and QR code `mcr serve` prints), which leaves a cookie; scripts may send
+  the `X-MCR-PIN` header. Scoring and reading photos stay open to all.
+- Every answer carries a Content-Security-Policy (scripts only from the
+  server, inline ones by per-response nonce), `nosniff` and
+  `frame-ancestors 'none'`.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import secrets
+import threading
+import time
+from urllib.parse import urlsplit
+
+from flask import Flask, current_app, g, redirect, render_template, request
+
+from webui.errors import RequestError, error_response, request_lang
+
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+PIN_COOKIE = "mcr_pin"
+PIN_HEADER = "X-MCR-PIN"
+#: wrong PINs one address may give within PIN_WINDOW seconds before it must wait
+PIN_TRIES = 10
+PIN_WINDOW = 300.0
+
+_failures: dict[str, list[float]] = {}
+_failures_lock = threading.Lock()
+
+
+def host_name(host: str) -> str:
+    """The name part of a `Host` header: without the port, IPv6 brackets removed."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host
+    if host.count(":") == 1:
+        host = host.split(":", 1)[0]
+    return host.rstrip(".")
+
+
+def is_loopback(name: str) -> bool:
+    if name in LOOPBACK_NAMES or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def host_allowed(host: str, allowed: frozenset[str] | None) -> bool:
+    """Whether a `Host` header names this server: loopback, or one of `allowed`."""
+    name = host_name(host)
+    if not name:
+        return False
+    return is_loopback(name) or name in (allowed or ())
+
+
+def _same_origin(url: str) -> bool:
+    parts = urlsplit(url)
+    return parts.scheme in ("http", "https") and parts.netloc.lower() == request.host.lower()
+
+
+def _origin_problem() -> str | None:
+    """Why a state-changing request is not from this server's own page, or None."""
+    origin = request.headers.get("Origin")
+    if origin is not None:
+        return None if _same_origin(origin) else "bad_origin"
+    referer = request.headers.get("Referer")
+    if referer is not None and not _same_origin(referer):
+        return "bad_origin"
+    return None  # no browser sends a cross-site POST without Origin; scripts send neither
+
+
+def _is_game_write() -> bool:
+    return request.method not in SAFE_METHODS and request.path.startswith("/game/api/")
+
+
+def _locked_out(addr: str) -> bool:
+    now = time.monotonic()
+    with _failures_lock:
+        recent = [t for t in _failures.get(addr, []) if now - t < PIN_WINDOW]
+        if recent:
+            _failures[addr] = recent
+        else:
+            _failures.pop(addr, None)
+        return len(recent) >= PIN_TRIES
+
+
+def _note_failure(addr: str) -> None:
+    with _failures_lock:
+        if len(_failures) > 10_000:  # a flood of addresses: forget the oldest state
+            _failures.clear()
+        _failures.setdefault(addr, []).append(time.monotonic())
+
+
+def check_pin(given: str) -> str | None:
+    """None when `given` is the hall PIN, else `pin_required` or `pin_locked`."""
+    pin = str(current_app.config.get("MCR_PIN") or "")
+    addr = request.remote_addr or ""
+    if _locked_out(addr):
+        return "pin_locked"
+    if given and hmac.compare_digest(given.encode()[:64], pin.encode()):
+        return None
+    if given:
+        _note_failure(addr)
+    return "pin_required"
+
+
+def pin_problem() -> str | None:
+    """Why this request may not change a game sheet, or None (PIN known or not needed)."""
+    if not current_app.config.get("MCR_PIN") or is_loopback(request.remote_addr or ""):
+        return None
+    return check_pin(request.headers.get(PIN_HEADER) or request.cookies.get(PIN_COOKIE) or "")
+
+
+def _check_request():
+    """Refuse foreign hosts, cross-site writes and sheet changes without the PIN."""
+    allowed = current_app.config.get("MCR_ALLOWED_HOSTS")
+    if not host_allowed(request.host, allowed):
+        return _refuse("bad_host")
+    if request.method in SAFE_METHODS or request.routing_exception is not None:
+        return None  # a wrong address or method: its own 404/405
+    problem = _origin_problem()
+    if problem:
+        return _refuse(problem)
+    if _is_game_write():
+        if request.mimetype != "application/json":
+            return _refuse("bad_content_type")
+        problem = pin_problem()
+        if problem:
+            return _refuse(problem)
+    return None
+
+
+def _refuse(code: str):
+    return error_response(RequestError(code))
+
+
+def csp_nonce() -> str:
+    """This response's nonce for the page's inline scripts."""
+    if "csp_nonce" not in g:
+        g.csp_nonce = secrets.token_urlsafe(16)
+    return g.csp_nonce
+
+
+def _headers(response):
+    nonce = g.get("csp_nonce")
+    script = f"'self' 'nonce-{nonce}'" if nonce else "'self'"
+    response.headers.setdefault(
+        "Content-Security-Policy",
+        f"default-src 'self'; script-src {script}; style-src 'self'; "
+        "img-src 'self' blob: data:; connect-src 'self'; object-src 'none'; "
+        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    )
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    return response
+
+
+def join():
+    """`/join?pin=...` (the QR code) or the PIN typed in the form: remember it in a cookie."""
+    needed = bool(current_app.config.get("MCR_PIN"))
+    given = request.values.get("pin", "")[:64]
+    problem = check_pin(given) if needed and given else "pin_required"
+    if problem is None:
+        response = redirect("/game/")
+        response.set_cookie(
+            PIN_COOKIE, given, max_age=7 * 24 * 3600, httponly=True, samesite="Strict"
+        )
+        return response
+    status = {"pin_locked": 429}.get(problem, 403 if given else 200)
+    page = render_template(
+        "join.html", needed=needed, wrong=bool(given), message=RequestError(problem).message_in(request_lang())
+    )
+    return page, status
+
+
+def register(app: Flask) -> None:
+    app.before_request(_check_request)
+    app.after_request(_headers)
+    app.add_template_global(csp_nonce)
+    app.add_url_rule("/join", "join", join, methods=["GET", "POST"])
