@@ -344,4 +344,3 @@ def register(app: Flask) -> None:
     app.register_error_handler(McrError, _handle_mcr)
     app.register_error_handler(HTTPException, _handle_http)
     app.register_error_handler(Exception, _handle_unexpected)
-

@@ -183,7 +183,10 @@ def join():
         return response
     status = {"pin_locked": 429}.get(problem, 403 if given else 200)
     page = render_template(
-        "join.html", needed=needed, wrong=bool(given), message=RequestError(problem).message_in(request_lang())
+        "join.html",
+        needed=needed,
+        wrong=bool(given),
+        message=RequestError(problem).message_in(request_lang()),
     )
     return page, status
 

@@ -79,7 +79,7 @@ EMPTY = ("empty_body", raw(""), "empty_body")  # undo takes an empty body: not h
 
 SPECIFIC: list[tuple[str, str, str, dict, str | None]] = [
     ("score_hand_int", "POST", "/api/score", body({"hand": 5}), "bad_type"),
-    ("score_hand_long", "POST", "/api/score", body({"hand": "1m" * 150}), "too_long"),
+    ("score_hand_long", "POST", "/api/score", body({"hand": "1m" * 900}), "too_long"),
     (
         "score_flowers_huge",
         "POST",

@@ -46,6 +46,14 @@ def test_lan_write_without_the_pin_is_refused(hall):
     )
     assert wrong.status_code == 403
     assert hall.test_client().get("/game/api/games").get_json() == []
+    for lang, text in (("zh-CN", "需要场馆 PIN"), ("zh-TW", "需要場館 PIN")):
+        resp = tablet.post(
+            "/game/api/games",
+            json={"players": P},
+            environ_base=LAN,
+            headers={"Accept-Language": lang},
+        )
+        assert text in resp.get_json()["error"]["message"]
 
 
 def test_lan_write_with_the_pin_and_after_joining(hall):
