@@ -125,10 +125,18 @@ def cmd_new(args: argparse.Namespace) -> None:
 
 def cmd_record(args: argparse.Namespace) -> None:
     store = _store(args)
-    number = store.record_hand(args.game_id, _hand_from_args(args), who=args.by)
+    before = len(store.game(args.game_id)["hands"])
+    number = store.record_hand(
+        args.game_id,
+        _hand_from_args(args),
+        who=args.by,
+        expected=args.expect,
+        request_id=args.request_id,
+    )
     sheet = store.sheet(args.game_id)
     h = sheet["hands"][number - 1]
-    print(f"hand {number} recorded: {text.describe(h)}")
+    done = "recorded" if number > before else "was already recorded"
+    print(f"hand {number} {done}: {text.describe(h)}")
     print("局分: " + ", ".join(f"{p} {s}" for p, s in sheet["scores"].items()))
 
 
@@ -295,6 +303,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = sub.add_parser("record", parents=[db, who], help="record the next hand of a game")
     p.add_argument("game_id", type=int)
     _hand_options(p)
+    p.add_argument(
+        "--expect",
+        type=int,
+        metavar="N",
+        help="the hand number this records: refused if the game's next hand is another",
+    )
+    p.add_argument(
+        "--request-id",
+        metavar="ID",
+        help="an id for this hand: running the command again with it records nothing more",
+    )
     p.set_defaults(func=_run(cmd_record))
 
     p = sub.add_parser("undo", parents=[db, who], help="remove the last recorded hand")

@@ -159,7 +159,7 @@
     box.hidden = !message;
   }
 
-  function upload(file) {
+  function upload(file, tries = 0) {
     if (!file) return;
     showPhotoError("");
     if (file.size > MAX_UPLOAD) { showPhotoError(t("too_big")); return; }
@@ -178,6 +178,11 @@
       $("progress").hidden = true;
       let data;
       try { data = JSON.parse(xhr.responseText); } catch (e) { data = { error: { message: `HTTP ${xhr.status}` } }; }
+      if (xhr.status === 503 && data.error && data.error.code === "busy" && tries < 5) {  // the server's queue is full: wait as it says
+        showPhotoError(data.error.message);
+        setTimeout(() => upload(file, tries + 1), 1000 * (parseInt(xhr.getResponseHeader("Retry-After"), 10) || 3));
+        return;
+      }
       if (xhr.status >= 400 || data.error) { showPhotoError((data.error && data.error.message) || `HTTP ${xhr.status}`); return; }
       if (state.photoUrl) URL.revokeObjectURL(state.photoUrl);
       state.photoUrl = URL.createObjectURL(file);
@@ -862,6 +867,7 @@
     const body = {
       result: "win", winner_seat: state.sit.seat_wind, self_drawn: state.sit.self_drawn,
       fans: state.result.total, hand: handNotation(), expected_number: game.hands + 1,
+      request_id: `${id}-${game.hands + 1}-${handNotation()}`.slice(0, 100),  // a second tap records nothing more
     };
     if (!state.sit.self_drawn) body.discarder_seat = record.discarder;
     const data = await postJSON(`/game/api/${id}/hands`, body);

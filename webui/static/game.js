@@ -174,7 +174,7 @@ const MCRGame = (() => {
     function render() { renderTable(); renderNext(); }
 
     function reset() {
-      Object.assign(state, { editing: null, result: "win", winner: null, discarder: null, penalties: [] });
+      Object.assign(state, { editing: null, result: "win", winner: null, discarder: null, penalties: [], requestId: null });
       fans.value = 8;
       error.textContent = "";
     }
@@ -234,6 +234,9 @@ const MCRGame = (() => {
           data = await send("PUT", `${api}/hands/${state.editing}`, body);
         } else {
           body.expected_number = sheet.next.number;
+          // one id per hand entered: a retried tap returns the hand already recorded
+          state.requestId = state.requestId || `${sheet.next.number}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+          body.request_id = state.requestId;
           data = await send("POST", `${api}/hands`, body);
         }
         sheet = data.sheet; reset(); render();

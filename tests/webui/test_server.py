@@ -1,0 +1,164 @@
+"""The production server itself (waitress, on loopback): half-sent requests hold no
+thread, broken HTTP gets an answer, a full photo queue answers 503 with Retry-After,
+and the server stays alive throughout."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import threading
+import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from tests.webui.conftest import SEED_HAND, needs_scorer
+from tests.webui.photo_fixture import photo_png
+from webui.app import create_app
+from webui.server import Limits, make_server
+
+#: a small server: few threads, so a stalled request holding one would show
+SMALL = Limits(threads=4, connection_limit=100, channel_timeout=5)
+
+
+@pytest.fixture()
+def serve(tmp_path):
+    """serve(config, limits) -> base URL of a waitress server in this process."""
+    servers = []
+
+    def _serve(config=None, limits=SMALL):
+        app = create_app({"MCR_DB": str(tmp_path / "games.db"), **(config or {})})
+        server = make_server(app, "127.0.0.1", 0, limits)
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        servers.append((server, thread, app))
+        return f"http://127.0.0.1:{server.effective_port}", server.effective_port
+
+    yield _serve
+    for server, thread, app in servers:
+        server.close()
+        thread.join(5)
+        reader = app.extensions.get("mcr_photos")
+        if reader is not None:
+            reader.close()
+
+
+def _score(base: str) -> int:
+    req = urllib.request.Request(
+        f"{base}/api/score",
+        data=json.dumps({"hand": SEED_HAND, "self_drawn": True}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        return json.load(resp)["total"]
+
+
+def _raw(port: int, data: bytes) -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(data)
+        s.shutdown(socket.SHUT_WR)
+        chunks: list[bytes] = []
+        try:
+            while chunk := s.recv(65536):
+                chunks.append(chunk)
+        except ConnectionResetError:  # closed with our unread bytes: after its answer
+            assert chunks, "the connection was dropped without an answer"
+    return b"".join(chunks)
+
+
+@needs_scorer
+def test_half_sent_requests_hold_no_thread(serve):
+    """60 clients that send half a request and stall, on a server with 4 threads."""
+    base, port = serve()
+    stalled = []
+    for _ in range(60):
+        s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        s.sendall(b"POST /api/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 500\r\n\r\n{")
+        stalled.append(s)
+    try:
+        started = time.perf_counter()
+        with ThreadPoolExecutor(8) as pool:
+            totals = list(pool.map(lambda _: _score(base), range(16)))
+        assert totals == [48] * 16
+        assert time.perf_counter() - started < 10
+    finally:
+        for s in stalled:
+            s.close()
+
+
+def test_broken_http_gets_an_answer_and_the_server_lives(serve):
+    base, port = serve()
+    cases = [
+        b"GARBAGE\r\n\r\n",
+        b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -5\r\n\r\n",
+        b"POST /api/score HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+        b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 100_000 + b"\r\n\r\n",
+        b"POST /api/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 99999999999\r\n\r\n",
+    ]
+    for data in cases:
+        answer = _raw(port, data)  # waitress itself answers HTTP it cannot parse
+        assert re.match(rb"HTTP/1\.[01] 4\d\d ", answer), answer[:200]
+    assert urllib.request.urlopen(f"{base}/healthz", timeout=5).status == 200
+
+
+def test_hostile_json_over_a_real_socket(serve):
+    base, port = serve()
+    bodies = [b"[" * 60_000, b'{"hand": NaN}', b'{"hand": "\\ud800"}', b"\xff" * 10]
+    for body in bodies:
+        head = (
+            "POST /api/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+        ).encode()
+        answer = _raw(port, head + body)
+        assert answer.split(b" ", 2)[1] == b"400", answer[:200]
+        assert b'"error"' in answer
+    foreign = _raw(
+        port, b"GET /healthz HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n"
+    )
+    assert foreign.startswith(b"HTTP/1.1 400") and b"bad_host" in foreign
+
+
+def test_full_photo_queue_answers_503_with_retry_after(serve):
+    """One reader and no queue: while a (slow) photo is read, the next is refused at once."""
+    entered = threading.Event()
+
+    def slow_reader(data: bytes, name: str) -> dict:
+        entered.set()
+        time.sleep(0.8)
+        return {"image": name, "tiles": [], "hand": None}
+
+    base, _ = serve({"MCR_RECOGNIZE": slow_reader, "MCR_READERS": 1, "MCR_PHOTO_QUEUE": 0})
+    boundary = "b0undary"
+    body = (
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="photo"; filename="a.png"\r\n'
+            "Content-Type: image/png\r\n\r\n"
+        ).encode()
+        + photo_png()
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+
+    def upload() -> tuple[int, dict, str | None]:
+        req = urllib.request.Request(
+            f"{base}/api/recognize",
+            data=body,
+            headers={"Content-Type": f"multipart/form-data; boundary={boundary}"},
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=10) as resp:
+                return resp.status, json.load(resp), None
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.load(exc), exc.headers.get("Retry-After")
+
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(upload)
+        assert entered.wait(5)
+        second = upload()
+        assert first.result()[0] == 200
+    status, answer, retry = second
+    assert status == 503 and answer["error"]["code"] == "busy"
+    assert retry is not None and int(retry) >= 1
+    assert upload()[0] == 200  # the reader is free again
