@@ -22,84 +22,120 @@ at most a dozen instances per hand, and results are cached).
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, pairwise
 
-from scorer.fans import FANS
+from scorer.fans import FANS, FanId
+from scorer.tiles import is_honor, rank, suit
 
 #: fans counted through this module; exclusions between two of them are
 #: settled by the principles above, not by a whole-hand 不重复 pass
-COMBO_FANS = frozenset({14, 15, 16, 23, 24, 28, 30, 32, 39, 41, 42, 50, 65, 69, 70, 71, 72})
+COMBO_FANS = frozenset(
+    {
+        FanId.QUADRUPLE_CHOW,
+        FanId.FOUR_PURE_SHIFTED_PUNGS,
+        FanId.FOUR_PURE_SHIFTED_CHOWS,
+        FanId.PURE_TRIPLE_CHOW,
+        FanId.PURE_SHIFTED_PUNGS,
+        FanId.PURE_STRAIGHT,
+        FanId.PURE_SHIFTED_CHOWS,
+        FanId.TRIPLE_PUNG,
+        FanId.MIXED_STRAIGHT,
+        FanId.MIXED_TRIPLE_CHOW,
+        FanId.MIXED_SHIFTED_PUNGS,
+        FanId.MIXED_SHIFTED_CHOWS,
+        FanId.DOUBLE_PUNG,
+        FanId.PURE_DOUBLE_CHOW,
+        FanId.MIXED_DOUBLE_CHOW,
+        FanId.SHORT_STRAIGHT,
+        FanId.TWO_TERMINAL_CHOWS,
+    }
+)
 
 Instance = tuple[int, tuple[int, ...]]  # (fan id, indices of the sets)
 
 
 def _suit_rank(tiles: tuple[int, ...]) -> tuple[list[int], list[int]]:
-    return [t // 9 for t in tiles], [t % 9 for t in tiles]
+    return [suit(t) for t in tiles], [rank(t) for t in tiles]
+
+
+def _steps(ranks: list[int]) -> set[int]:
+    """The differences between neighbouring ranks (sorted tiles)."""
+    return {b - a for a, b in pairwise(ranks)}
 
 
 def chow_fan(starts: tuple[int, ...]) -> int | None:
     """The combination fan made by chows with these sorted lowest tiles, if any."""
     suits, ranks = _suit_rank(starts)
-    same_suit = len(set(suits)) == 1
-    n = len(starts)
-    if n == 4:
-        if not same_suit:
-            return None
-        d = {ranks[i + 1] - ranks[i] for i in range(3)}
-        if d == {0}:
-            return 14
-        if d in ({1}, {2}):
-            return 16
+    if len(starts) == 4:
+        return _four_chows(suits, ranks)
+    if len(starts) == 3:
+        return _three_chows(suits, ranks)
+    return _two_chows(starts, suits, ranks)
+
+
+def _four_chows(suits: list[int], ranks: list[int]) -> int | None:
+    """一色四同顺, 一色四步高."""
+    if len(set(suits)) != 1:
         return None
-    if n == 3:
-        if same_suit:
-            d = {ranks[1] - ranks[0], ranks[2] - ranks[1]}
-            if d == {0}:
-                return 23
-            if d in ({1}, {2}):
-                return 30
-            return 28 if ranks == [0, 3, 6] else None
-        if len(set(suits)) == 3:
-            r = sorted(ranks)
-            if r[0] == r[2]:
-                return 41
-            if r == [r[0], r[0] + 1, r[0] + 2]:
-                return 50
-            if r == [0, 3, 6]:
-                return 39
-        return None
-    a, b = starts
-    if a == b:
-        return 69
-    if same_suit:
+    if _steps(ranks) == {0}:
+        return FanId.QUADRUPLE_CHOW
+    if _steps(ranks) in ({1}, {2}):
+        return FanId.FOUR_PURE_SHIFTED_CHOWS
+    return None
+
+
+def _three_chows(suits: list[int], ranks: list[int]) -> int | None:
+    """一色三同顺, 一色三步高, 清龙; 三色三同顺, 三色三步高, 花龙."""
+    if len(set(suits)) == 1:
+        if _steps(ranks) == {0}:
+            return FanId.PURE_TRIPLE_CHOW
+        if _steps(ranks) in ({1}, {2}):
+            return FanId.PURE_SHIFTED_CHOWS
+        return FanId.PURE_STRAIGHT if ranks == [1, 4, 7] else None
+    if len(set(suits)) == 3:
+        r = sorted(ranks)
+        if r[0] == r[2]:
+            return FanId.MIXED_TRIPLE_CHOW
+        if r == [r[0], r[0] + 1, r[0] + 2]:
+            return FanId.MIXED_SHIFTED_CHOWS
+        if r == [1, 4, 7]:
+            return FanId.MIXED_STRAIGHT
+    return None
+
+
+def _two_chows(starts: tuple[int, ...], suits: list[int], ranks: list[int]) -> int | None:
+    """一般高, 连六, 老少副; 喜相逢."""
+    if starts[0] == starts[1]:
+        return FanId.PURE_DOUBLE_CHOW
+    if suits[0] == suits[1]:
         if ranks[1] - ranks[0] == 3:
-            return 71
-        return 72 if (ranks[0], ranks[1]) == (0, 6) else None
-    return 70 if ranks[0] == ranks[1] else None
+            return FanId.SHORT_STRAIGHT
+        return FanId.TWO_TERMINAL_CHOWS if (ranks[0], ranks[1]) == (1, 7) else None
+    return FanId.MIXED_DOUBLE_CHOW if ranks[0] == ranks[1] else None
 
 
 def pung_fan(tiles: tuple[int, ...]) -> int | None:
     """The combination fan made by pungs/kongs of these sorted tiles, if any."""
-    if any(t >= 27 for t in tiles):
+    if any(map(is_honor, tiles)):
         return None
     suits, ranks = _suit_rank(tiles)
     n = len(tiles)
-    consecutive = all(ranks[i + 1] - ranks[i] == 1 for i in range(n - 1))
+    consecutive = _steps(ranks) == {1}
     if len(set(suits)) == 1:
         if n == 4 and consecutive:
-            return 15
+            return FanId.FOUR_PURE_SHIFTED_PUNGS
         if n == 3 and consecutive:
-            return 24
+            return FanId.PURE_SHIFTED_PUNGS
         return None
     if len(set(suits)) != n:
         return None
     r = sorted(ranks)
     if n == 3:
         if r[0] == r[2]:
-            return 32
-        return 42 if r == [r[0], r[0] + 1, r[0] + 2] else None
+            return FanId.TRIPLE_PUNG
+        return FanId.MIXED_SHIFTED_PUNGS if r == [r[0], r[0] + 1, r[0] + 2] else None
     if n == 2:
-        return 65 if r[0] == r[1] else None
+        return FanId.DOUBLE_PUNG if r[0] == r[1] else None
     return None
 
 

@@ -1,10 +1,17 @@
 """Score a winning hand: every reading, every fan, the five principles.
 
-`score` reads the hand in every winning form (four sets and a pair in every
-decomposition, seven pairs, thirteen orphans, honors and knitted, knitted
-straight), counts the fans of each reading and keeps the highest total
-(就高不就低). Combination fans between sets follow `scorer.combos`; fans a
-counted fan implies are dropped through `Fan.excludes` (不重复).
+The whole flow of `score`:
+
+1. check the hand: playing tiles, four melds at most, 14 tiles (`forms`);
+2. read it in every winning form: four sets and a pair in every
+   decomposition, knitted straight, seven pairs, thirteen orphans, honors
+   and knitted tiles (`forms`, `_readings`);
+3. on a discard, a pung the winning tile completes is exposed (`_place_win`);
+4. count each reading's fans: tile fans, set fans with the combinations
+   under 不拆移, 不得相同 and 套算一次, situation fans, then 不重复 and the
+   wait fan (`counting.evaluate`, `combos`);
+5. keep the reading with the highest total (就高不就低);
+6. add the flowers and check the 8-fan minimum without them (`_result`).
 
 Wait fans (边张, 坎张, 单钓将) count only when the hand before the winning
 tile waits on that one tile, and at most one of them per hand.
@@ -32,10 +39,14 @@ from __future__ import annotations
 from scorer import forms
 from scorer.counting import evaluate
 from scorer.errors import ScoreError
-from scorer.fans import FANS
+from scorer.fans import FANS, FanId
 from scorer.hand import Hand, Situation
 from scorer.reading import Block, Ctx, Tally
 from scorer.result import Excluded, FanHit, ScoreResult
+from scorer.tiles import is_suited, suit
+
+#: 起和分: the fans a win needs, flowers not counted
+MIN_FANS = 8
 
 __all__ = ["Excluded", "FanHit", "ScoreResult", "all_readings", "score"]
 
@@ -89,8 +100,8 @@ def _place_win(blocks: list[Block], ctx: Ctx) -> list[Block]:
         not b.declared
         and b.kind == "chow"
         and b.tile <= w <= b.tile + 2
-        and w < 27
-        and b.tile // 9 == w // 9
+        and is_suited(w)
+        and suit(b.tile) == suit(w)
         for b in blocks
     ):
         return blocks
@@ -106,17 +117,17 @@ def _place_win(blocks: list[Block], ctx: Ctx) -> list[Block]:
 
 def score(hand: Hand, situation: Situation) -> ScoreResult:
     """The best fan breakdown of a winning hand; ScoreError("not_winning") otherwise."""
-    ctx, readings = _prepare(hand, situation)
+    ctx, readings = _prepare(hand, situation)  # steps 1-3
     best: tuple[tuple, Tally, str, list[Block]] | None = None
     for form, blocks in readings:
-        tally = evaluate(form, blocks, ctx)
-        # equal totals: prefer the reading whose fans have the lower numbers
+        tally = evaluate(form, blocks, ctx)  # step 4
+        # step 5; equal totals: prefer the reading whose fans have the lower numbers
         # (bigger fans first in the table), as the reference calculator does
         key = (tally.total, [-f for f in sorted(tally.hits)])
         if best is None or key > best[0]:
             best = (key, tally, form, blocks)
     assert best is not None
-    return _result(*best[1:], situation)
+    return _result(*best[1:], situation)  # step 6
 
 
 def all_readings(hand: Hand, situation: Situation) -> list[ScoreResult]:
@@ -144,7 +155,7 @@ def _prepare(hand: Hand, situation: Situation) -> tuple[Ctx, list[tuple[str, lis
 
 def _result(tally: Tally, form: str, blocks: list[Block], situation: Situation) -> ScoreResult:
     if situation.flowers:
-        tally.add(81, [], f"{situation.flowers} flower(s)", situation.flowers)
+        tally.add(FanId.FLOWER_TILES, [], f"{situation.flowers} flower(s)", situation.flowers)
     fans = [
         FanHit(
             FANS[f],
@@ -155,11 +166,11 @@ def _result(tally: Tally, form: str, blocks: list[Block], situation: Situation) 
         for f, occ in sorted(tally.hits.items())
     ]
     total = tally.total
-    flowers = len(tally.hits.get(81, ()))
+    flowers = len(tally.hits.get(FanId.FLOWER_TILES, ()))
     excluded = list({(e.fan.id, e.reason): e for e in tally.excluded}.values())
     excluded.sort(key=lambda e: e.fan.id)
     sets = [
         {"kind": b.kind, "tiles": list(b.tiles), "concealed": b.concealed, "declared": b.declared}
         for b in blocks
     ]
-    return ScoreResult(fans, excluded, total, total - flowers >= 8, form, sets)
+    return ScoreResult(fans, excluded, total, total - flowers >= MIN_FANS, form, sets)

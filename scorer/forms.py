@@ -12,16 +12,28 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import permutations
 
+from scorer.tiles import (
+    HONOR_TILES,
+    NUM_KINDS,
+    is_playing,
+    is_suited,
+    is_terminal_or_honor,
+    rank,
+    suited,
+)
+
 Block = tuple[str, int]
 Reading = tuple[Block, ...]
 
 #: the terminals and honors of 十三幺
-ORPHANS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
-HONORS: tuple[int, ...] = tuple(range(27, 34))
+ORPHANS: tuple[int, ...] = tuple(t for t in range(NUM_KINDS) if is_terminal_or_honor(t))
+HONORS: tuple[int, ...] = HONOR_TILES
 
 #: the six knitted straights: suit order for ranks (1,4,7), (2,5,8), (3,6,9)
 KNITTED: tuple[tuple[int, ...], ...] = tuple(
-    tuple(s * 9 + start + 3 * k for s, start in zip(perm, (0, 1, 2), strict=True) for k in range(3))
+    tuple(
+        suited(s, first + 3 * k) for s, first in zip(perm, (1, 2, 3), strict=True) for k in range(3)
+    )
     for perm in permutations(range(3))
 )
 
@@ -36,13 +48,13 @@ def check_hand(melds, concealed, winning_tile, size: int) -> None:
     from scorer.hand import MeldKind
 
     tiles = list(concealed) + ([] if winning_tile is None else [winning_tile])
-    bad = [t for t in tiles if not (isinstance(t, int) and 0 <= t < 34)]
+    bad = [t for t in tiles if not (isinstance(t, int) and is_playing(t))]
     if bad:
         raise ScoreError("bad_tile.indices", tiles=bad)
     for m in melds:
-        ok = isinstance(m.tile, int) and 0 <= m.tile < 34
+        ok = isinstance(m.tile, int) and is_playing(m.tile)
         if m.kind is MeldKind.CHOW:
-            ok = ok and m.tile < 27 and m.tile % 9 <= 6
+            ok = ok and is_suited(m.tile) and rank(m.tile) <= 7
         if not ok:
             raise ScoreError("bad_meld.index", kind=m.kind.value, tile=m.tile)
     if len(melds) > 4 or 3 * len(melds) + len(tiles) != size:

@@ -19,15 +19,22 @@ from typing import NoReturn
 
 from scorer.errors import ScoreError
 from scorer.hand import Hand, Meld, MeldKind
-from scorer.tiles import CODES, DRAGONS, NUM_KINDS, SUITS, WINDS
+from scorer.tiles import (
+    CODES,
+    DRAGONS,
+    INDEX,
+    NUM_KINDS,
+    SUITS,
+    WINDS,
+    is_suited,
+    rank,
+    suit,
+    suited,
+)
 
 HONOR_LETTERS = WINDS + DRAGONS  # E S W N C F P -> 27..33
 MAX_LENGTH = 300  # a full hand needs < 60 characters; refuse pasted junk early
 MAX_MELDS = 4
-
-
-def _honor_index(letter: str) -> int:
-    return 27 + HONOR_LETTERS.index(letter)
 
 
 def tile_name(tile: int) -> str:
@@ -69,44 +76,49 @@ class _Reader:
     # -- the pass ----------------------------------------------------------
     def read(self) -> None:
         for i, ch in enumerate(self.text):
-            pos = i + 1
-            if ch.isspace():
-                continue
-            if self.after_comma and ch not in "0123456789]":
-                self._fail("bad_meld_number.after_comma", comma=self.comma_pos, char=ch, pos=pos)
-            if ch in "123456789" or (ch == "0" and (self.after_comma or self.meld_tiles)):
-                if self.after_comma:
-                    self.meld_number = (self.meld_number or "") + ch
-                else:
-                    self.digits.append((ch, pos))
-            elif ch == "0":
-                self._fail("bad_tile.zero", pos=pos)
-            elif ch in SUITS:
-                if not self.digits:
-                    self._fail("missing_digits", char=ch, pos=pos)
-                for d, at in self.digits:
-                    if d == "0":
-                        self._fail("bad_tile.zero", pos=at)
-                s = SUITS.index(ch)
-                self._emit(s * 9 + int(d) - 1 for d, _ in self.digits)
-                self.digits.clear()
-            elif ch in HONOR_LETTERS:
-                if self.digits:
-                    self._flush_missing_suit(ch, pos)
-                self._emit([_honor_index(ch)])
-            elif ch == "[":
-                self._open(pos)
-            elif ch == ",":
-                self._comma(pos)
-            elif ch == "]":
-                self._close(pos)
-            elif ch == "f" and self.digits:
-                self._fail("flower_in_hand", digit=self.digits[-1][0], pos=pos - 1)
-            else:
-                self._fail("bad_character", char=ch, pos=pos)
+            if not ch.isspace():
+                self._char(ch, i + 1)
         if self.meld_tiles is not None:
             self._fail("unclosed_bracket", pos=self.meld_start)
         self._flush_missing_suit()
+
+    def _char(self, ch: str, pos: int) -> None:
+        """Read one character, at 1-based position `pos`."""
+        if self.after_comma and ch not in "0123456789]":
+            self._fail("bad_meld_number.after_comma", comma=self.comma_pos, char=ch, pos=pos)
+        if ch in "123456789" or (ch == "0" and (self.after_comma or self.meld_tiles)):
+            self._digit(ch, pos)
+        elif ch == "0":
+            self._fail("bad_tile.zero", pos=pos)
+        elif ch in SUITS:
+            self._suit_letter(ch, pos)
+        elif ch in HONOR_LETTERS:
+            if self.digits:
+                self._flush_missing_suit(ch, pos)
+            self._emit([INDEX[ch]])
+        elif ch in "[,]":
+            {"[": self._open, ",": self._comma, "]": self._close}[ch](pos)
+        elif ch == "f" and self.digits:
+            self._fail("flower_in_hand", digit=self.digits[-1][0], pos=pos - 1)
+        else:
+            self._fail("bad_character", char=ch, pos=pos)
+
+    def _digit(self, ch: str, pos: int) -> None:
+        if self.after_comma:
+            self.meld_number = (self.meld_number or "") + ch
+        else:
+            self.digits.append((ch, pos))
+
+    def _suit_letter(self, ch: str, pos: int) -> None:
+        """A suit letter: the digits before it become tiles of that suit."""
+        if not self.digits:
+            self._fail("missing_digits", char=ch, pos=pos)
+        for d, at in self.digits:
+            if d == "0":
+                self._fail("bad_tile.zero", pos=at)
+        one = suited(SUITS.index(ch), 1)  # the suit's 1, the digits count from it
+        self._emit(one + int(d) - 1 for d, _ in self.digits)
+        self.digits.clear()
 
     def _open(self, pos: int) -> None:
         if self.meld_tiles is not None:
@@ -160,7 +172,11 @@ def _classify(tiles: list[int], number: str | None, where: dict[str, object]) ->
         return Meld(MeldKind.PUNG, tiles[0], claimed)
     if len(tiles) == 3:
         low = min(tiles)
-        if low < 27 and sorted(tiles) == [low, low + 1, low + 2] and low // 9 == (low + 2) // 9:
+        if (
+            is_suited(low)
+            and sorted(tiles) == [low, low + 1, low + 2]
+            and suit(low + 2) == suit(low)
+        ):
             claimed = _number(number, (1, 2, 3), where, "chow")
             return Meld(MeldKind.CHOW, low, claimed)
     names = " ".join(tile_name(t) for t in tiles) or "nothing"
@@ -234,8 +250,7 @@ def parse_hand(text: str, waiting: bool = False) -> Hand:
 
 #: tile index -> (its character in the notation, its suit letter or "" for honors)
 _WRITTEN: dict[int, tuple[str, str]] = {
-    t: (str(t % 9 + 1), SUITS[t // 9]) if t < 27 else (HONOR_LETTERS[t - 27], "")
-    for t in range(NUM_KINDS)
+    t: (str(rank(t)), SUITS[suit(t)]) if is_suited(t) else (CODES[t], "") for t in range(NUM_KINDS)
 }
 
 

@@ -102,10 +102,11 @@ class Tally:
         self.excluded: list[Excluded] = []
 
     def add(self, fid: int, tiles, detail: str | Sets, n: int = 1) -> None:
-        self.hits.setdefault(fid, []).extend([(tiles, detail)] * n)
+        """Count fan `fid` (a `FanId`, kept as its number) `n` times."""
+        self.hits.setdefault(int(fid), []).extend([(tiles, detail)] * n)
 
     def drop(self, fid: int, reason: str, by: int | None) -> None:
-        self.excluded.append(Excluded(FANS[fid], reason, by))
+        self.excluded.append(Excluded(FANS[fid], reason, None if by is None else int(by)))
 
     @property
     def total(self) -> int:

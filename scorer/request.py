@@ -37,12 +37,13 @@ from typing import Any
 from scorer.errors import McrError, ScoreError
 from scorer.hand import Hand, MeldKind, Situation
 from scorer.notation import format_hand, normalized, parse_hand, tile_name
+from scorer.tiles import wind
 
 BOOL_FIELDS = ("self_drawn", "fourth_tile", "kong", "last_tile")
 WIND_FIELDS = ("seat_wind", "round_wind")
 EXTRA_FIELDS = ("id", "lang")
 KNOWN_FIELDS = frozenset(("hand", "flowers", *BOOL_FIELDS, *WIND_FIELDS, *EXTRA_FIELDS))
-WINDS = {"E": 27, "S": 28, "W": 29, "N": 30}
+WINDS = {letter: wind(letter) for letter in "ESWN"}
 LANGS = ("zh", "zh-Hant", "en", "both")
 #: largest `id` echoed back, as JSON text
 MAX_ID_CHARS = 200

@@ -49,6 +49,11 @@ def index(tile_code: str) -> int:
     return INDEX[tile_code]
 
 
+def is_playing(tile: int) -> bool:
+    """One of the 34 tiles a hand is made of (no flower, no back)."""
+    return 0 <= tile < NUM_KINDS
+
+
 def is_suited(tile: int) -> bool:
     return 0 <= tile < 27
 
@@ -83,6 +88,11 @@ def is_terminal_or_honor(tile: int) -> bool:
     return is_terminal(tile) or is_honor(tile)
 
 
+def is_simple(tile: int) -> bool:
+    """A suited tile of rank 2-8 (断幺's tiles)."""
+    return is_suited(tile) and 2 <= rank(tile) <= 8
+
+
 def is_flower(tile: int) -> bool:
     return FLOWER_FIRST <= tile < BACK_INDEX
 
@@ -92,6 +102,15 @@ def suited(suit_index: int, rank_1_to_9: int) -> int:
     return suit_index * 9 + rank_1_to_9 - 1
 
 
+def tiles_of(text: str) -> frozenset[int]:
+    """The tiles of space-separated codes, e.g. `tiles_of("2s 3s F")`."""
+    return frozenset(INDEX[c] for c in text.split())
+
+
 def wind(letter: str) -> int:
     """Index of a wind tile from its letter E/S/W/N."""
     return INDEX[letter]
+
+
+#: the seven honor tiles, winds then dragons
+HONOR_TILES: tuple[int, ...] = tuple(t for t in range(NUM_KINDS) if is_honor(t))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from scorer.errors import ScoreError
 from scorer.forms import KNITTED, ORPHANS, check_hand, counts_of, is_complete
 from scorer.hand import Hand
+from scorer.tiles import is_suited, suit, suited
 
 
 def is_winning(hand: Hand) -> bool:
@@ -54,8 +55,8 @@ def _candidates(concealed: tuple[int, ...], nmelds: int) -> list[int]:
         return list(range(34))  # 全不靠 / 七星不靠 may wait on anything
     cand: set[int] = set(held)
     for t in held:
-        if t < 27:
-            lo, hi = t - t % 9, t - t % 9 + 8
+        if is_suited(t):
+            lo, hi = suited(suit(t), 1), suited(suit(t), 9)
             cand.update(range(max(lo, t - 2), min(hi, t + 2) + 1))
     if nmelds == 0 and all(t in ORPHANS for t in held):
         cand.update(ORPHANS)
