@@ -13,7 +13,7 @@ import threading
 from flask import Blueprint, current_app, jsonify, request
 
 from scorer.errors import ScoreError
-from webui.errors import RequestError, error_response, remember_lang
+from webui.errors import RequestError, error_response, remember_lang, request_lang
 from webui.guard import parse_object
 from webui.photos import Busy, PhotoReader
 
@@ -67,7 +67,7 @@ def options():
             flags[flag] = {"possible": True}
         except ScoreError as exc:
             possible = exc.code == base_code
-            message = exc.message_in(obj.get("lang") or "en")
+            message = exc.message_in(request_lang())
             flags[flag] = {"possible": possible, "code": exc.code, "message": message}
     return jsonify({"base_error": base_code, "flags": flags})
 

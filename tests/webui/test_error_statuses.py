@@ -82,3 +82,14 @@ def test_photo_errors_keep_their_statuses(client):
 
     resp = client.post("/api/recognize", data={"photo": (BytesIO(b"not a photo"), "x.jpg")})
     assert resp.status_code == 422 and resp.get_json()["error"]["code"] == "not_an_image"
+
+
+def test_options_reasons_follow_accept_language(client):
+    """/api/options words each impossible flag's reason like every other error."""
+    hand = {"hand": "[123p,1][345s,2][999s,3]66mEEE"}
+    resp = client.post("/api/options", json=hand, headers={"Accept-Language": "zh-TW"})
+    kong = resp.get_json()["flags"]["kong"]
+    assert kong["possible"] is False and kong["code"] == "contradictory_flags"
+    # the winning E is the third concealed one: two more besides it
+    expected = ScoreError("contradictory_flags.robbed", tile="E", count=2)
+    assert kong["message"] == expected.message_in("zh-Hant")
