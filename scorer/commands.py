@@ -97,9 +97,38 @@ def _guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
 # -- score ---------------------------------------------------------------------
 
 
+#: the captions of the readable output in traditional characters
+CAPTIONS_ZH_HANT = {
+    "和者": "和者",
+    "点炮者": "點炮者",
+    "其他每家": "其他每家",
+    "手牌": "手牌",
+    "支付": "支付",
+    "正确": "正確",
+    "总番": "總番",
+    "错误": "錯誤",
+    "申报": "申報",
+    "正确总番": "正確總番",
+    "漏计": "漏計",
+    "多计": "多計",
+    "次数不对": "次數不對",
+    "应为": "應為",
+    "正确番种": "正確番種",
+    "不够起和8番（花牌不计）。": "不夠起和8番（花牌不計）。",
+    "未听牌：没有能和的牌。": "未聽牌：沒有能和的牌。",
+    "点和": "點和",
+    "自摸": "自摸",
+    "和张": "和張",
+    "<8：不够起和8番（花牌不计）": "<8：不夠起和8番（花牌不計）",
+    "n/a：该张与该和法不可能有这些条件": "n/a：該張與該和法不可能有這些條件",
+}
+
+
 def label(lang: str, en: str, zh: str) -> str:
-    """A caption in the chosen language(s) (the simplified one for zh-Hant too)."""
-    return {"en": en, "zh": zh, "zh-Hant": zh}.get(lang, f"{en} {zh}")
+    """A caption in the chosen language(s); `zh` is the simplified one."""
+    if lang == "zh-Hant":
+        return CAPTIONS_ZH_HANT[zh]
+    return {"en": en, "zh": zh}.get(lang, f"{en} {zh}")
 
 
 def format_response(resp: dict[str, Any], lang: str = "both") -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from scorer.columns import display_width, pad
 from scorer.engine import ScoreResult
+from scorer.fans import FANS
 from scorer.notation import format_tiles
 
 _BELOW_EN = "below the 8-point minimum (flowers do not count)"
@@ -30,6 +31,14 @@ def _name(fan, lang: str) -> str:
     if lang == "en":
         return fan.name_en
     return f"{fan.name_zh} {fan.name_en}"
+
+
+def _reason(ex, lang: str) -> str:
+    """Why a fan is not counted; in the traditional table the fan it names is traditional too."""
+    if lang != "zh-Hant" or ex.by is None:
+        return ex.reason
+    by = FANS[ex.by]
+    return ex.reason.replace(by.name_zh, by.name_zh_hant)
 
 
 def format_table(result: ScoreResult, lang: str = "zh") -> str:
@@ -55,7 +64,7 @@ def format_table(result: ScoreResult, lang: str = "zh") -> str:
     if result.excluded:
         lines.append(not_counted)
         for ex in result.excluded:
-            lines.append(f"  {ex.fan.id:>2} {_name(ex.fan, lang)}: {ex.reason}")
+            lines.append(f"  {ex.fan.id:>2} {_name(ex.fan, lang)}: {_reason(ex, lang)}")
     sets = " ".join(
         f"[{format_tiles(s['tiles'])}]" if s["declared"] else format_tiles(s["tiles"])
         for s in result.sets

@@ -135,6 +135,7 @@ def fans():
                 "id": f.id,
                 "name_zh": f.name_zh,
                 "name_en": f.name_en,
+                "name_zh_hant": f.name_zh_hant,
                 "points": f.points,
                 "excludes": list(f.excludes),
             }

@@ -158,3 +158,17 @@ def test_lang_selects_captions_and_names(capsys):
     assert rc == 0 and "支付:" in out and "Payments" not in out and "圈风刻" in out
     rc, out, _ = run(capsys, "score", HAND, "--seat-wind", "s", "--json")
     assert json.loads(out)["situation"]["seat_wind"] == "S"
+
+
+@pytest.mark.parametrize("command", ["score", "check", "waits"])
+def test_traditional_captions(capsys, command):
+    """--lang zh-Hant: every caption of the readable output in traditional characters."""
+    argv = {
+        "score": ["score", HAND, "--lang", "zh-Hant"],
+        "check": ["check", HAND, "--claim", "清一色", "--lang", "zh-Hant"],
+        "waits": ["waits", "123m456p789s23sEE", "--lang", "zh-Hant", "--flowers", "0"],
+    }[command]
+    rc, out, _ = run(capsys, *argv)
+    assert rc == 0 and "手牌" in out
+    for simplified in ("点炮者", "错误", "正确", "总番", "点和", "和张", "门风刻", "合计"):
+        assert simplified not in out, simplified

@@ -230,6 +230,8 @@ def test_fan_table(client):
     fans = client.get("/api/fans").get_json()
     assert [f["id"] for f in fans] == list(range(1, 82))
     assert fans[0]["points"] == 88 and fans[80]["name_zh"] == "花牌"
+    # the traditional names as seed 001 writes them (綠一色, 九蓮寶燈)
+    assert fans[2]["name_zh_hant"] == "綠一色" and fans[3]["name_zh_hant"] == "九蓮寶燈"
 
 
 def test_responses_keep_chinese_readable(client):
