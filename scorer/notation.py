@@ -235,6 +235,16 @@ def _parse(text: object) -> _Reader:
     return reader
 
 
+def read_hand(text: str) -> tuple[tuple[Meld, ...], list[int]]:
+    """The melds and concealed tiles as written, before any tile-count check.
+
+    A hand being typed at the table is read with this: every tile so far,
+    the winning tile not yet set apart.
+    """
+    reader = _parse(text)
+    return tuple(reader.melds), reader.tiles
+
+
 def parse_hand(text: str, waiting: bool = False) -> Hand:
     """Parse the notation; `waiting=True` reads a 13-tile hand without winning tile.
 

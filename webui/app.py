@@ -11,7 +11,7 @@ import logging
 
 from flask import Flask
 
-from webui import api, errors, game_views, security, views
+from webui import api, errors, game_views, library, security, views
 
 #: uploads above this many bytes are refused with a JSON 413 before decoding
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024
@@ -39,6 +39,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(views.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(game_views.bp)
+    app.register_blueprint(library.bp)
     errors.register(app)
     security.register(app)
     return app
