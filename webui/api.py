@@ -15,6 +15,7 @@ from flask import Blueprint, current_app, jsonify, request
 from scorer.errors import ScoreError
 from webui.errors import RequestError, error_response, remember_lang, request_lang
 from webui.guard import parse_object
+from webui.i18n import option_reason
 from webui.photos import Busy, PhotoReader
 
 #: the largest photo read (larger uploads are refused before this by MAX_CONTENT_LENGTH)
@@ -67,7 +68,7 @@ def options():
             flags[flag] = {"possible": True}
         except ScoreError as exc:
             possible = exc.code == base_code
-            message = exc.message_in(request_lang())
+            message = option_reason(exc, request_lang())
             flags[flag] = {"possible": possible, "code": exc.code, "message": message}
     return jsonify({"base_error": base_code, "flags": flags})
 

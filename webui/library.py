@@ -24,6 +24,59 @@ from scorer.tiles import CODES, INDEX, NUM_KINDS, is_flower, is_honor, is_suited
 
 bp = Blueprint("library", __name__)
 
+
+class HandError(ScoreError):
+    """A hand sent as melds and tiles that cannot be written in the notation."""
+
+    messages = {
+        "bad_character.ascii": {
+            "en": "the hand notation uses only ASCII letters, digits, brackets and commas",
+            "zh": "牌谱写法只用英文字母、数字、方括号和逗号",
+            "zh-Hant": "牌譜寫法只用英文字母、數字、方括號和逗號",
+        },
+        "bad_tiles.list": {
+            "en": "{field} must be a list of at most {most} tile codes",
+            "zh": "{field}必须是最多 {most} 张牌的列表",
+            "zh-Hant": "{field}必須是最多 {most} 張牌的列表",
+        },
+        "bad_tile.code": {
+            "en": "{field}: {code} is not a playing tile code",
+            "zh": "{field}里有不是牌的代码：{code}",
+            "zh-Hant": "{field}裡有不是牌的代碼：{code}",
+        },
+        "bad_meld.form": {
+            "en": "a meld is an object {{kind, tiles, claimed, promoted}}",
+            "zh": "副露的写法不对",
+            "zh-Hant": "副露的寫法不對",
+        },
+        "bad_meld.kind": {
+            "en": "a meld's kind is chow, pung or kong",
+            "zh": "副露只能是吃、碰或杠",
+            "zh-Hant": "副露只能是吃、碰或槓",
+        },
+        "bad_meld_number.claimed": {
+            "en": "a meld's 'claimed' is a whole number 0-3",
+            "zh": "副露是谁打出的，只能是 0 到 3",
+            "zh-Hant": "副露是誰打出的，只能是 0 到 3",
+        },
+        "bad_meld_number.promoted": {
+            "en": "a meld's 'promoted' is true or false",
+            "zh": "加杠只能是“是”或“否”",
+            "zh-Hant": "加槓只能是「是」或「否」",
+        },
+        "too_many_melds.list": {
+            "en": "a hand has at most {max} melds",
+            "zh": "一手牌最多 {max} 组副露",
+            "zh-Hant": "一手牌最多 {max} 組副露",
+        },
+    }
+    terms = {
+        "meld_tiles": {"en": "a meld's tiles", "zh": "副露", "zh-Hant": "副露"},
+        "concealed": {"en": "the concealed tiles", "zh": "手牌", "zh-Hant": "手牌"},
+        "winning": {"en": "the winning tile", "zh": "和张", "zh-Hant": "和張"},
+    }
+
+
 #: the most tiles a structured hand may hold (a hand of four kongs has 18)
 MAX_TILES = 18
 _HAND_FIELDS = {"hand", "melds", "concealed", "winning", "lang"}
@@ -88,7 +141,9 @@ def _meld_json(m: Meld) -> dict[str, Any]:
 def parse_answer(text: object) -> dict[str, Any]:
     """A written hand as the page holds it; the last tile of a full hand is the winning tile."""
     if not isinstance(text, str):
-        raise ScoreError("bad_type", f"a hand is a string, got {type(text).__name__}")
+        raise ScoreError("bad_type.hand_text", type=type(text).__name__)
+    if not text.isascii():  # the notation is ASCII; a message must never echo a lone surrogate
+        raise HandError("bad_character.ascii")
     melds, tiles = read_hand(text)
     full = len(tiles) + 3 * len(melds) >= 14
     concealed, winning = (tiles[:-1], tiles[-1]) if full else (tiles, None)
@@ -103,12 +158,12 @@ def parse_answer(text: object) -> dict[str, Any]:
 
 def _playing_tiles(value: object, what: str, most: int) -> list[int]:
     if not isinstance(value, list) or len(value) > most:
-        raise ScoreError("bad_tiles", f"{what} must be a list of at most {most} tile codes")
+        raise HandError("bad_tiles.list", field=what, most=most)
     out = []
     for code in value:
         i = INDEX.get(code) if isinstance(code, str) else None
         if i is None or i >= NUM_KINDS:
-            raise ScoreError("bad_tile", f"{what}: {str(code)[:20]!r} is not a playing tile code")
+            raise HandError("bad_tile.code", field=what, code=repr(str(code)[:20]))
         out.append(i)
     return out
 
@@ -116,13 +171,15 @@ def _playing_tiles(value: object, what: str, most: int) -> list[int]:
 def _meld_text(meld: object) -> str:
     """One meld written in the notation; the notation reader then judges it."""
     if not isinstance(meld, dict) or set(meld) - _MELD_FIELDS:
-        raise ScoreError("bad_meld", "a meld is {kind, tiles, claimed, promoted}")
-    tiles = _playing_tiles(meld.get("tiles"), "a meld's tiles", 4)
+        raise HandError("bad_meld.form")
+    if meld.get("kind") not in tuple(MeldKind):
+        raise HandError("bad_meld.kind")
+    tiles = _playing_tiles(meld.get("tiles"), "meld_tiles", 4)
     claimed, promoted = meld.get("claimed", 1), meld.get("promoted", False)
     if isinstance(claimed, bool) or not isinstance(claimed, int) or not 0 <= claimed <= 3:
-        raise ScoreError("bad_meld_number", "a meld's 'claimed' is a whole number 0-3")
+        raise HandError("bad_meld_number.claimed")
     if not isinstance(promoted, bool):
-        raise ScoreError("bad_meld_number", "a meld's 'promoted' is true or false")
+        raise HandError("bad_meld_number.promoted")
     body = format_tiles(tiles)
     if meld.get("kind") == MeldKind.KONG and claimed == 0:
         return f"[{body}]"
@@ -134,10 +191,10 @@ def write_answer(obj: dict[str, Any]) -> dict[str, Any]:
     """The notation of a hand held as melds, concealed tiles and a winning tile."""
     melds = obj.get("melds", [])
     if not isinstance(melds, list) or len(melds) > MAX_MELDS:
-        raise ScoreError("too_many_melds", f"a hand has at most {MAX_MELDS} melds")
-    concealed = _playing_tiles(obj.get("concealed", []), "the concealed tiles", MAX_TILES)
+        raise HandError("too_many_melds.list", max=MAX_MELDS)
+    concealed = _playing_tiles(obj.get("concealed", []), "concealed", MAX_TILES)
     winning = obj.get("winning")
-    tail = concealed + ([] if winning is None else _playing_tiles([winning], "the winning tile", 1))
+    tail = concealed + ([] if winning is None else _playing_tiles([winning], "winning", 1))
     text = "".join(_meld_text(m) for m in melds) + format_tiles(tail)
     if not text:
         return {"hand": ""}
@@ -148,14 +205,16 @@ def write_answer(obj: dict[str, Any]) -> dict[str, Any]:
 
 @bp.post("/api/hand")
 def api_hand():
-    """`{"hand": text}` -> the hand as melds and tiles; `{"melds", "concealed", "winning"}` -> text."""
-    from webui.api import _error, _read_json_object
+    """`{"hand": text}` -> the hand as melds and tiles; `{"melds", "concealed", "winning"}` -> text.
 
-    try:
-        obj = _read_json_object()
-        unknown = sorted(set(obj) - _HAND_FIELDS)
-        if unknown:
-            raise ScoreError("unknown_field", f"unknown field {unknown[0][:40]!r}")
-        return jsonify(parse_answer(obj["hand"]) if "hand" in obj else write_answer(obj))
-    except ScoreError as exc:
-        return _error(exc, 422)
+    Errors go to `webui.errors`, which gives their status and words them in the
+    request's language.
+    """
+    from webui.api import _read_json_object
+
+    obj = _read_json_object()
+    unknown = sorted(set(obj) - _HAND_FIELDS)
+    if unknown:
+        fields = ", ".join(repr(k[:40]) for k in unknown[:5])
+        raise ScoreError("unknown_field", fields=fields, known=", ".join(sorted(_HAND_FIELDS)))
+    return jsonify(parse_answer(obj["hand"]) if "hand" in obj else write_answer(obj))

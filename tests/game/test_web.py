@@ -1,18 +1,15 @@
-"""The /game blueprint through Flask's test client (a bare app, no page shell)."""
+"""The /game blueprint through Flask's test client, inside the page shell it is served in."""
 
 from __future__ import annotations
 
 import pytest
-from flask import Flask
 
-from webui.game_views import bp
+from webui.app import create_app
 
 
 @pytest.fixture
 def client(tmp_path):
-    app = Flask(__name__)
-    app.config["MCR_DB"] = str(tmp_path / "web.sqlite3")
-    app.register_blueprint(bp)
+    app = create_app({"TESTING": True, "MCR_DB": str(tmp_path / "web.sqlite3")})
     return app.test_client()
 
 
@@ -128,12 +125,12 @@ def test_pages_render(client):
     assert index.status_code == 200 and "Ann, Bo, Cy, Di" in index.get_data(as_text=True)
     page = client.get(f"/game/{gid}")
     html = page.get_data(as_text=True)
-    assert page.status_code == 200 and "Final" in html and "MCRGame.initSheet" in html
+    assert page.status_code == 200 and "Final" in html and 'id="sheet-data"' in html
     assert client.get("/game/999").status_code == 404
     ranks = client.get("/game/rankings").get_data(as_text=True)
     assert "Di" in ranks and "标准分" in ranks
-    assert client.get("/game/static/game.js").status_code == 200
-    assert client.get("/game/static/game.css").status_code == 200
+    assert client.get("/static/game.js").status_code == 200
+    assert client.get("/static/game.css").status_code == 200
 
 
 def test_game_penalty(client):

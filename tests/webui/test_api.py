@@ -28,16 +28,31 @@ def test_healthz(client):
 
 
 def test_page_and_its_assets_are_served_locally(client):
+    """The page and every module it imports come from this server (no CDN: works offline)."""
+    import re
+    from urllib.parse import urljoin
+
     page = client.get("/")
     assert page.status_code == 200
     html = page.get_data(as_text=True)
     assert 'capture="environment"' in html and 'accept="image/*"' in html
-    assert "http://" not in html and "https://" not in html  # no CDN: works offline
-    for asset in ("style.css", "tiles.js", "i18n.js", "app.js", "favicon.svg"):
+    assert "http://" not in html and "https://" not in html
+    for asset in ("style.css", "i18n.js", "page/main.js", "favicon.svg"):
         assert f"/static/{asset}" in html
-        resp = client.get(f"/static/{asset}")
-        assert resp.status_code == 200 and resp.data
+    todo, seen = ["/static/page/main.js", "/static/game.js"], set()
+    while todo:
+        url = todo.pop()
+        if url in seen:
+            continue
+        seen.add(url)
+        resp = client.get(url)
+        assert resp.status_code == 200 and resp.data, url
+        assert "javascript" in resp.content_type, url
+        text = resp.get_data(as_text=True)
         resp.close()
+        todo += [urljoin(url, m) for m in re.findall(r'^import .* from "([^"]+)";', text, re.M)]
+    assert {"/library.js", "/static/tiles.js", "/static/api.js"} <= seen
+    assert len(seen) >= 12  # the page's screens are modules of their own
 
 
 @needs_scorer

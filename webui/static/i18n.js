@@ -1,160 +1,285 @@
-// Chinese / English texts of the page and the language switch (kept in localStorage).
-"use strict";
+// The page's own texts in simplified Chinese, traditional Chinese and English,
+// and the language switch (kept in localStorage, shared by every page). Tile
+// and fan names come from the library (/library.js); texts the server writes
+// arrive in the chosen language because every request says it (langHeaders).
+import { FANS, LANGS, TILES } from "/library.js";
 
-const MCRI18n = (() => {
-  const T = {
-    app_title: ["国标麻将计分", "MCR Scorer"],
-    nav_score: ["算番", "Score"],
-    nav_game: ["记分表", "Game sheet"],
-    photo: ["拍照识别", "Photo"],
-    take_photo: ["拍照", "Take photo"],
-    upload_photo: ["上传照片", "Upload photo"],
-    reading: ["正在识别…", "Reading the tiles…"],
-    uploading: ["正在上传…", "Uploading…"],
-    tap_box_hint: ["点照片上的框或下面的牌即可改正。橙色＝不确定，紫色＝按规则改过。",
-      "Tap a box on the photo or a tile below to fix it. Orange = uncertain, purple = changed by the rules."],
-    hand: ["手牌", "Hand"],
-    keyboard: ["牌键盘", "Tile keyboard"],
-    meld_needs: ["手牌里要有 {tiles}。", "The hand needs {tiles} for that."],
-    more_tiles: ["还差 {n} 张牌。", "{n} more tile(s) to enter."],
-    err_not_winning: ["不是和牌", "Not a winning hand"],
-    err_wrong_tile_count: ["牌数不对", "Wrong number of tiles"],
-    err_too_many_copies: ["同一张牌超过 4 张", "More than 4 of a tile"],
-    err_contradictory_flags: ["和牌情况互相矛盾", "The situation contradicts the hand"],
-    err_no_winning_tile: ["缺少和张", "No winning tile"],
-    err_bad_meld: ["副露不是吃、碰或杠", "A meld is no chow, pung or kong"],
-    err_bad_meld_number: ["副露的数字不对", "Wrong meld number"],
-    err_bad_character: ["写法有误", "Cannot read the notation"],
-    err_bad_tile: ["写法有误", "Cannot read the notation"],
-    err_unmatched_bracket: ["括号没有配对", "A bracket is not closed"],
-    err_empty_hand: ["没有牌", "No tiles"],
-    record: ["记入记分表", "Record in the game sheet"],
-    record_hint: ["把这手牌记到一局的记分表上：和牌者是上面选的门风。",
-      "Add this hand to a game's sheet: the winner is the player of the seat wind chosen above."],
-    record_game: ["牌局", "Game"],
-    record_discarder: ["点炮者", "Discarder"],
-    record_winner: ["和牌者", "Winner"],
-    record_round: ["这局下一手：第 {n} 手，{round}风圈。", "This game's next hand: hand {n}, {round} round."],
-    record_use_winds: ["用这局的风", "Use its winds"],
-    record_btn: ["记录", "Record"],
-    record_none: ["还没有进行中的牌局：先在记分表里开一局。", "No game in progress: start one in the game sheet first."],
-    record_done: ["已记为第 {n} 手。", "Recorded as hand {n}."],
-    record_open: ["打开记分表", "Open the sheet"],
-    hands_played: ["手", "hands"],
-    not_winning_short: ["未和牌", "Not a win"],
-    clear: ["清空", "Clear"],
-    use_notation: ["使用", "Use"],
-    mode_concealed: ["手牌", "Tiles"],
-    mode_winning: ["和张", "Winning tile"],
-    mode_chow: ["吃", "Chow"],
-    mode_pung: ["碰", "Pung"],
-    mode_kong: ["明杠", "Kong"],
-    mode_ckong: ["暗杠", "Concealed kong"],
-    situation: ["和牌情况", "How it was won"],
-    discard: ["点和", "On a discard"],
-    self_drawn: ["自摸", "Self-drawn"],
-    fourth_tile: ["和绝张 (第四张)", "Last of its kind (4th tile)"],
-    kong_self: ["杠上开花", "Out on a kong replacement"],
-    kong_discard: ["抢杠和", "Robbing the kong"],
-    last_self: ["妙手回春 (最后一张牌)", "Last tile of the wall"],
-    last_discard: ["海底捞月 (最后一张打出的牌)", "Last discard"],
-    seat_wind: ["门风", "Seat wind"],
-    round_wind: ["圈风", "Round wind"],
-    flowers: ["花牌", "Flowers"],
-    breakdown: ["番数", "Fan breakdown"],
-    empty_hint: ["拍一张照片，或用下面的键盘输入手牌。", "Take a photo, or enter the hand with the tile keyboard."],
-    referee: ["裁判核对", "Referee check"],
-    referee_hint: ["输入报的番种（名称或编号，用逗号分隔）或总番数。",
-      "Enter the claimed fans (names or numbers, comma separated) or the claimed total."],
-    claim_placeholder: ["清一色, 平和 或 22, 63", "Full Flush, All Chows or 22, 63"],
-    claimed_total: ["报的总番数", "Claimed total"],
-    check: ["核对", "Check"],
-    melds: ["副露", "Melds"],
-    concealed: ["手牌", "Concealed"],
-    winning: ["和张", "Winning tile"],
-    no_tiles: ["还没有牌。", "No tiles yet."],
-    total: ["合计", "Total"],
-    fan_unit: ["番", "fan"],
-    meets: ["达到起和 8 番", "Reaches the minimum of 8"],
-    below: ["不足 8 番，不能和牌", "Below the minimum of 8: not a valid win"],
-    excluded_show: ["显示不计的番种", "Show fans not counted"],
-    excluded_hide: ["隐藏不计的番种", "Hide fans not counted"],
-    payments: ["支付", "Payments"],
-    pay_winner: ["和牌者", "Winner"],
-    pay_discarder: ["点炮者", "Discarder"],
-    pay_other: ["其他每家", "Each other player"],
-    pay_others: ["其他每家", "Each other player"],
-    pay_wrong_win: ["错和者", "Declarer (wrong win)"],
-    pay_wrong_win_others: ["其他每家", "Each other player"],
-    wrong_win_note: ["不足8番，申报和牌为错和：申报者赔其他每家各10分，牌局继续。", "Under 8 fans a declared win is a wrong win (错和): the declarer pays 10 to each other player and play goes on."],
-    not_win: ["不能计分", "Cannot score"],
-    from_left: ["上家", "Left"],
-    from_opposite: ["对家", "Opposite"],
-    from_right: ["下家", "Right"],
-    concealed_kong: ["暗杠", "Concealed"],
-    promoted: ["加杠", "Promoted"],
-    claimed_tile: ["吃的牌", "Claimed tile"],
-    chow: ["吃", "Chow"],
-    pung: ["碰", "Pung"],
-    kong: ["杠", "Kong"],
-    remove: ["删除", "Remove"],
-    remove_meld: ["拆开", "Break up"],
-    make_winning: ["设为和张", "Make winning tile"],
-    to_concealed: ["放回手牌", "Back to hand"],
-    form_pung: ["组成碰", "Make a pung"],
-    form_kong: ["组成杠", "Make a kong"],
-    form_chow: ["组成吃", "Make a chow"],
-    replace_with: ["换成", "Replace with"],
-    maybe: ["可能是", "Maybe"],
-    tile: ["牌", "Tile"],
-    correct: ["报番正确", "The claim is correct"],
-    wrong: ["报番有误", "The claim differs"],
-    missing: ["漏报", "Missing"],
-    extra: ["多报", "Not in the hand"],
-    miscounted: ["次数不对", "Counted wrongly"],
-    claimed: ["报", "claimed"],
-    actual: ["实际", "actual"],
-    correct_total: ["正确总番", "Correct total"],
-    claimed_total_is: ["报的总番", "Claimed total"],
-    net_error: ["连不上服务器。", "Could not reach the server."],
-    too_big: ["照片太大（上限 25 MB）。", "The photo is too large (limit 25 MB)."],
-    hand_full: ["牌已经够了：先删一张。", "The hand is full: remove a tile first."],
-    bad_chow: ["吃只能从 1-7 的序数牌开始。", "A chow starts on a suited tile 1-7."],
-    no_honor_flower: ["花牌只算在花牌里。", "Flowers are counted apart."],
-    form: ["牌型", "Form"],
-    recognized: ["识别出的手牌", "Read from the photo"],
-    hand_null: ["没有认出完整的和牌，请检查下面的牌。", "No complete hand was read; check the tiles below."],
-  };
+// key: [zh, zh-Hant, en]
+const T = {
+  app_title: ["国标麻将计分", "國標麻將計分", "MCR Scorer"],
+  nav_score: ["算番", "算番", "Score"],
+  nav_game: ["记分表", "記分表", "Game sheet"],
+  nav_rankings: ["排名", "排名", "Rankings"],
+  lang_label: ["语言", "語言", "Language"],
+  photo: ["拍照识别", "拍照識別", "Photo"],
+  take_photo: ["拍照", "拍照", "Take photo"],
+  upload_photo: ["上传照片", "上傳照片", "Upload photo"],
+  reading: ["正在识别…", "正在識別…", "Reading the tiles…"],
+  uploading: ["正在上传…", "正在上傳…", "Uploading…"],
+  tap_box_hint: ["点照片上的框或下面的牌即可改正。橙色＝不确定，紫色＝按规则改过。", "點照片上的框或下面的牌即可改正。橙色＝不確定，紫色＝按規則改過。", "Tap a box on the photo or a tile below to fix it. Orange = uncertain, purple = changed by the rules."],
+  hand_null: ["没有认出完整的和牌，请检查下面的牌。", "沒有認出完整的和牌，請檢查下面的牌。", "No complete hand was read; check the tiles below."],
+  photo_warnings: ["照片里有 {n} 处需要检查。", "照片裡有 {n} 處需要檢查。", "{n} thing(s) in the photo to check."],
+  net_error: ["连不上服务器。", "連不上服務器。", "Could not reach the server."],
+  too_big: ["照片太大（上限 25 MB）。", "照片太大（上限 25 MB）。", "The photo is too large (limit 25 MB)."],
+  server_error: ["服务器出错了（HTTP {n}），请再试一次。", "服務器出錯了（HTTP {n}），請再試一次。", "The server answered with an error (HTTP {n}); please try again."],
+  hand: ["手牌", "手牌", "Hand"],
+  clear: ["清空", "清空", "Clear"],
+  use_notation: ["使用", "使用", "Use"],
+  notation_label: ["牌谱写法", "牌譜寫法", "Notation"],
+  keyboard: ["牌键盘", "牌鍵盤", "Tile keyboard"],
+  backspace: ["删除最后一张", "刪除最後一張", "Remove the last tile"],
+  mode_concealed: ["手牌", "手牌", "Tiles"],
+  mode_winning: ["和张", "和張", "Winning tile"],
+  mode_chow: ["吃", "吃", "Chow"],
+  mode_pung: ["碰", "碰", "Pung"],
+  mode_kong: ["明杠", "明槓", "Kong"],
+  mode_ckong: ["暗杠", "暗槓", "Concealed kong"],
+  meld_needs: ["手牌里要有 {tiles}。", "手牌裡要有 {tiles}。", "The hand needs {tiles} for that."],
+  more_tiles: ["还差 {n} 张牌。", "還差 {n} 張牌。", "{n} more tile(s) to enter."],
+  melds: ["副露", "副露", "Melds"],
+  concealed: ["手牌", "手牌", "Concealed"],
+  winning: ["和张", "和張", "Winning tile"],
+  no_tiles: ["还没有牌。", "還沒有牌。", "No tiles yet."],
+  from_left: ["上家", "上家", "Left"],
+  from_opposite: ["对家", "對家", "Opposite"],
+  from_right: ["下家", "下家", "Right"],
+  giver: ["谁打出的", "誰打出的", "Given by"],
+  concealed_kong: ["暗杠", "暗槓", "Concealed"],
+  promoted: ["加杠", "加槓", "Promoted"],
+  claimed_tile: ["吃的牌", "吃的牌", "Claimed tile"],
+  chow: ["吃", "吃", "Chow"],
+  pung: ["碰", "碰", "Pung"],
+  kong: ["杠", "槓", "Kong"],
+  remove: ["删除", "刪除", "Remove"],
+  remove_meld: ["拆开", "拆開", "Break up"],
+  make_winning: ["设为和张", "設為和張", "Make winning tile"],
+  to_concealed: ["放回手牌", "放回手牌", "Back to hand"],
+  form_pung: ["组成碰", "組成碰", "Make a pung"],
+  form_kong: ["组成杠", "組成槓", "Make a kong"],
+  form_chow: ["组成吃", "組成吃", "Make a chow"],
+  replace_with: ["换成", "換成", "Replace with"],
+  maybe: ["可能是", "可能是", "Maybe"],
+  close: ["关闭", "關閉", "Close"],
+  hand_full: ["牌已经够了：先删一张。", "牌已經夠了：先刪一張。", "The hand is full: remove a tile first."],
+  bad_chow: ["吃只能从 1-7 的序数牌开始。", "吃只能從 1-7 的序數牌開始。", "A chow starts on a suited tile 1-7."],
+  situation: ["和牌情况", "和牌情況", "How it was won"],
+  discard: ["点和", "點和", "On a discard"],
+  self_drawn: ["自摸", "自摸", "Self-drawn"],
+  fourth_tile: ["和绝张 (第四张)", "和絕張 (第四張)", "Last of its kind (4th tile)"],
+  kong_self: ["杠上开花", "槓上開花", "Out on a kong replacement"],
+  kong_discard: ["抢杠和", "搶槓和", "Robbing the kong"],
+  last_self: ["妙手回春 (最后一张牌)", "妙手回春 (最後一張牌)", "Last tile of the wall"],
+  last_discard: ["海底捞月 (最后一张打出的牌)", "海底撈月 (最後一張打出的牌)", "Last discard"],
+  seat_wind: ["门风", "門風", "Seat wind"],
+  round_wind: ["圈风", "圈風", "Round wind"],
+  flowers: ["花牌", "花牌", "Flowers"],
+  fewer_flowers: ["少一张花", "少一張花", "One flower less"],
+  more_flowers: ["多一张花", "多一張花", "One flower more"],
+  breakdown: ["番数", "番數", "Fan breakdown"],
+  empty_hint: ["拍一张照片，或用下面的键盘输入手牌。", "拍一張照片，或用下面的鍵盤輸入手牌。", "Take a photo, or enter the hand with the tile keyboard."],
+  total: ["合计", "合計", "Total"],
+  fan_unit: ["番", "番", "fan"],
+  meets: ["达到起和 8 番", "達到起和 8 番", "Reaches the minimum of 8"],
+  below: ["不足 8 番，不能和牌", "不足 8 番，不能和牌", "Below the minimum of 8: not a valid win"],
+  excluded_show: ["显示不计的番种", "顯示不計的番種", "Show fans not counted"],
+  excluded_hide: ["隐藏不计的番种", "隱藏不計的番種", "Hide fans not counted"],
+  excluded_by: ["已含在{fan}里，不再计", "已含在{fan}裡，不再計", "Included in {fan}, not counted again"],
+  excluded_rule: ["按计番原则不计", "按計番原則不計", "Not counted by the counting principles"],
+  payments: ["支付", "支付", "Payments"],
+  pay_winner: ["和牌者", "和牌者", "Winner"],
+  pay_discarder: ["点炮者", "點炮者", "Discarder"],
+  pay_other: ["其他每家", "其他每家", "Each other player"],
+  pay_others: ["其他每家", "其他每家", "Each other player"],
+  pay_wrong_win: ["错和者", "錯和者", "Declarer (wrong win)"],
+  pay_wrong_win_others: ["其他每家", "其他每家", "Each other player"],
+  wrong_win_note: ["不足8番，申报和牌为错和：申报者赔其他每家各10分，牌局继续。", "不足8番，申報和牌為錯和：申報者賠其他每家各10分，牌局繼續。", "Under 8 fans a declared win is a wrong win: the declarer pays 10 to each other player and play goes on."],
+  not_win: ["不能计分", "不能計分", "Cannot score"],
+  not_winning_short: ["未和牌", "未和牌", "Not a win"],
+  err_not_winning: ["不是和牌", "不是和牌", "Not a winning hand"],
+  err_wrong_tile_count: ["牌数不对", "牌數不對", "Wrong number of tiles"],
+  err_too_many_copies: ["同一张牌超过 4 张", "同一張牌超過 4 張", "More than 4 of a tile"],
+  err_contradictory_flags: ["和牌情况互相矛盾", "和牌情況互相矛盾", "The situation contradicts the hand"],
+  err_no_winning_tile: ["缺少和张", "缺少和張", "No winning tile"],
+  err_bad_meld: ["副露不是吃、碰或杠", "副露不是吃、碰或槓", "A meld is no chow, pung or kong"],
+  err_bad_meld_number: ["副露的数字不对", "副露的數字不對", "Wrong meld number"],
+  err_bad_character: ["写法有误", "寫法有誤", "Cannot read the notation"],
+  err_bad_tile: ["写法有误", "寫法有誤", "Cannot read the notation"],
+  err_unmatched_bracket: ["括号没有配对", "括號沒有配對", "A bracket is not closed"],
+  err_empty_hand: ["没有牌", "沒有牌", "No tiles"],
+  referee: ["裁判核对", "裁判核對", "Referee check"],
+  referee_hint: ["输入报的番种（名称或编号，用逗号分隔）或总番数。", "輸入報的番種（名稱或編號，用逗號分隔）或總番數。", "Enter the claimed fans (names or numbers, comma separated) or the claimed total."],
+  claim_placeholder: ["清一色, 平和 或 22, 63", "清一色, 平和 或 22, 63", "Full Flush, All Chows or 22, 63"],
+  claimed_total: ["报的总番数", "報的總番數", "Claimed total"],
+  check: ["核对", "核對", "Check"],
+  correct: ["报番正确", "報番正確", "The claim is correct"],
+  wrong: ["报番有误", "報番有誤", "The claim differs"],
+  missing: ["漏报", "漏報", "Missing"],
+  extra: ["多报", "多報", "Not in the hand"],
+  miscounted: ["次数不对", "次數不對", "Counted wrongly"],
+  claimed: ["报", "報", "claimed"],
+  actual: ["实际", "實際", "actual"],
+  correct_total: ["正确总番", "正確總番", "Correct total"],
+  claimed_total_is: ["报的总番", "報的總番", "Claimed total"],
+  record: ["记入记分表", "記入記分表", "Record in the game sheet"],
+  record_hint: ["把这手牌记到一局的记分表上：和牌者是上面选的门风。", "把這手牌記到一局的記分表上：和牌者是上面選的門風。", "Add this hand to a game's sheet: the winner is the player of the seat wind chosen above."],
+  record_game: ["牌局", "牌局", "Game"],
+  record_discarder: ["点炮者", "點炮者", "Discarder"],
+  record_winner: ["和牌者", "和牌者", "Winner"],
+  record_round: ["这局下一盘：第 {n} 盘，{round}风圈。", "這局下一盤：第 {n} 盤，{round}風圈。", "This game's next hand: hand {n}, {round} round."],
+  record_use_winds: ["用这局的风", "用這局的風", "Use its winds"],
+  record_btn: ["记录", "記錄", "Record"],
+  record_none: ["还没有进行中的牌局：先在记分表里开一局。", "還沒有進行中的牌局：先在記分表裡開一局。", "No game in progress: start one in the game sheet first."],
+  record_done: ["已记为第 {n} 盘。", "已記為第 {n} 盤。", "Recorded as hand {n}."],
+  record_open: ["打开记分表", "打開記分表", "Open the sheet"],
+  hands_played: ["盘", "盤", "hands"],
+  games_title: ["记分表", "記分表", "Games"],
+  new_game: ["新的一局", "新的一局", "New game"],
+  seat_order_hint: ["按第一圈座位顺序填写", "按第一圈座位順序填寫", "Names in first-round seat order"],
+  east: ["东", "東", "East"],
+  south: ["南", "南", "South"],
+  west: ["西", "西", "West"],
+  north: ["北", "北", "North"],
+  game_name: ["名称", "名稱", "Name"],
+  tournament: ["比赛", "比賽", "Tournament"],
+  session: ["轮次", "輪次", "Session"],
+  table_no: ["桌号", "桌號", "Table"],
+  start: ["开始", "開始", "Start"],
+  all_games: ["所有对局", "所有對局", "All games"],
+  col_hands: ["盘数", "盤數", "Hands"],
+  col_players: ["选手", "選手", "Players"],
+  no_games: ["还没有对局。", "還沒有對局。", "No games yet."],
+  rankings_title: ["排名", "排名", "Rankings"],
+  show: ["显示", "顯示", "Show"],
+  col_rank: ["名次", "名次", "Rank"],
+  col_name: ["名称", "名稱", "Name"],
+  col_team: ["队", "隊", "Team"],
+  col_table_points: ["标准分", "標準分", "Table points"],
+  col_scores: ["局分", "局分", "Scores"],
+  col_best: ["单局最高", "單局最高", "Best"],
+  col_games: ["局数", "局數", "Games"],
+  players: ["个人", "個人", "Players"],
+  teams: ["团体", "團體", "Teams"],
+  ties_note: ["标准分相同时依次比较：局分之和、单局最高标准分、单局高标准分次数（《竞赛规则》第十一条）。", "標準分相同時依次比較：局分之和、單局最高標準分、單局高標準分次數（《競賽規則》第十一條）。", "Ties: total scores, then the best single game, then the number of high single games (rules, article 11)."],
+  game_title: ["第 {n} 局", "第 {n} 局", "Game {n}"],
+  result_win: ["和牌", "和牌", "Win"],
+  result_draw: ["荒牌", "荒牌", "Draw"],
+  winner: ["和牌者", "和牌者", "Winner"],
+  from: ["点炮", "點炮", "From"],
+  fans_incl_flowers: ["番数（含花）", "番數（含花）", "Fans (flowers included)"],
+  fewer_fans: ["少一番", "少一番", "One fan less"],
+  more_fans: ["多一番", "多一番", "One fan more"],
+  penalties: ["罚分", "罰分", "Penalties"],
+  pen_player: ["受罚者", "受罰者", "Player"],
+  pen_kind: ["罚分种类", "罰分種類", "Kind"],
+  pen_points: ["罚分", "罰分", "Points"],
+  kind_wrong_win: ["错和 (−30)", "錯和 (−30)", "Wrong win (−30)"],
+  kind_false_win: ["诈和 (−60)", "詐和 (−60)", "False win (−60)"],
+  kind_deduction: ["罚分", "罰分", "Deduction"],
+  pen_wrong_win: ["错和", "錯和", "wrong win"],
+  pen_false_win: ["诈和", "詐和", "false win"],
+  pen_deduction: ["罚分", "罰分", "deduction"],
+  add: ["加", "加", "Add"],
+  remove_penalty: ["删掉这项罚分", "刪掉這項罰分", "Remove this penalty"],
+  recorder: ["记录人", "記錄人", "By"],
+  record_hand: ["记录", "記錄", "Record"],
+  save_hand: ["保存第 {n} 盘", "保存第 {n} 盤", "Save hand {n}"],
+  cancel: ["取消", "取消", "Cancel"],
+  undo_last: ["撤销上一盘", "撤銷上一盤", "Undo last"],
+  undo_confirm: ["撤销上一盘？", "撤銷上一盤？", "Remove the last hand?"],
+  choose_winner: ["请选和牌者", "請選和牌者", "Choose the winner"],
+  col_round: ["圈", "圈", "Round"],
+  col_dealer: ["庄", "莊", "Dealer"],
+  col_result: ["结果", "結果", "Result"],
+  row_score: ["局分", "局分", "Score"],
+  row_table_points: ["标准分", "標準分", "Table points"],
+  tap_hand_hint: ["点一盘可修改。", "點一盤可修改。", "Tap a hand to correct it."],
+  correcting: ["修改第 {n} 盘（{round}风圈，庄 {dealer}）", "修改第 {n} 盤（{round}風圈，莊 {dealer}）", "Correcting hand {n} ({round} round, dealer {dealer})"],
+  next_hand: ["第 {n} 盘：{round}风圈，庄 {dealer}", "第 {n} 盤：{round}風圈，莊 {dealer}", "Hand {n}: {round} round, dealer {dealer}"],
+  game_complete: ["本局结束（16 盘）", "本局結束（16 盤）", "Game complete (16 hands)"],
+  draw_text: ["荒牌", "荒牌", "draw"],
+  self_drawn_text: ["自摸", "自摸", "self-drawn"],
+  back_to_games: ["回到记分表", "回到記分表", "Back to the games"],
+  back_to_table: ["回到算番页", "回到算番頁", "Back to the table page"],
+};
 
-  let lang = localStorage.getItem("mcr-lang") || ((navigator.language || "").startsWith("zh") ? "zh" : "en");
-  const listeners = [];
+const COLUMN = { zh: 0, "zh-Hant": 1, en: 2 };
+const STORE_KEY = "mcr-lang";
+const BY_CODE = new Map(TILES.map((x) => [x.code, x]));
 
-  function t(key) {
-    const pair = T[key];
-    if (!pair) return key;
-    return lang === "zh" ? pair[0] : pair[1];
+/** The product language of a browser language tag (zh-TW -> zh-Hant), or null. */
+export function productLang(tag) {
+  const t = String(tag || "").toLowerCase();
+  if (/^zh-(hant|tw|hk|mo)/.test(t)) return "zh-Hant";
+  if (t.startsWith("zh")) return "zh";
+  if (t.startsWith("en")) return "en";
+  return null;
+}
+
+function initialLang() {
+  const saved = localStorage.getItem(STORE_KEY);
+  if (LANGS.includes(saved)) return saved;
+  for (const tag of navigator.languages || [navigator.language]) {
+    const lang = productLang(tag);
+    if (lang) return lang;
   }
+  return "en";
+}
 
-  function apply() {
-    document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
-    document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
-    document.querySelectorAll("[data-i18n-placeholder]").forEach((el) => { el.placeholder = t(el.dataset.i18nPlaceholder); });
-    const btn = document.getElementById("lang-switch");
-    if (btn) btn.textContent = lang === "zh" ? "EN" : "中文";
-    listeners.forEach((fn) => fn(lang));
-  }
+let lang = initialLang();
+const listeners = [];
 
-  function set(next) {
-    lang = next;
-    localStorage.setItem("mcr-lang", lang);
-    apply();
-  }
+export const getLang = () => lang;
+export const isChinese = () => lang !== "en";
 
-  document.addEventListener("DOMContentLoaded", () => {
-    const btn = document.getElementById("lang-switch");
-    if (btn) btn.addEventListener("click", () => set(lang === "zh" ? "en" : "zh"));
-    apply();
-  });
+/** The text of `key` in the page's language, `{name}` filled from `params`. */
+export function t(key, params = {}) {
+  const row = T[key];
+  const text = row ? row[COLUMN[lang]] : key;
+  return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
 
-  return { t, set, get lang() { return lang; }, onChange: (fn) => listeners.push(fn), apply };
-})();
+/** A tile's name in the page's language (the library's names). */
+export function tileName(code) {
+  const x = BY_CODE.get(code);
+  return x ? x.names[lang] : code;
+}
+
+/** A fan's name by its number; on the English page its Chinese name second. */
+export function fanNames(id) {
+  const fan = FANS[id];
+  if (!fan) return [String(id), ""];
+  return [fan.names[lang], lang === "en" ? fan.names.zh : ""];
+}
+
+/** Headers that ask the server for its texts in the page's language. */
+export function langHeaders() {
+  return { "Accept-Language": lang };
+}
+
+export function onChange(fn) { listeners.push(fn); }
+
+function apply() {
+  document.documentElement.lang = lang === "zh" ? "zh-CN" : lang === "zh-Hant" ? "zh-Hant" : "en";
+  document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+  document.querySelectorAll("[data-i18n-placeholder]").forEach((el) => { el.placeholder = t(el.dataset.i18nPlaceholder); });
+  document.querySelectorAll("[data-i18n-label]").forEach((el) => { el.setAttribute("aria-label", t(el.dataset.i18nLabel)); });
+  const picker = document.getElementById("lang-select");
+  if (picker) picker.value = lang;
+  listeners.forEach((fn) => fn(lang));
+}
+
+export function setLang(next) {
+  if (!LANGS.includes(next)) return;
+  lang = next;
+  localStorage.setItem(STORE_KEY, lang);
+  apply();
+}
+
+function init() {
+  const picker = document.getElementById("lang-select");
+  if (picker) picker.addEventListener("change", () => setLang(picker.value));
+  apply();
+}
+
+// Module scripts run after the document is parsed: the page is there already.
+init();

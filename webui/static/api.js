@@ -1,0 +1,50 @@
+// Requests to the server, each saying the page's language so the answers'
+// texts (messages, errors, reasons) come back in it.
+import { langHeaders, t } from "./i18n.js";
+
+function errorOf(status, data) {
+  if (data && data.error) return data;
+  return { error: { code: "http_error", message: t("server_error", { n: status }) } };
+}
+
+/** JSON in, JSON out; a failure is `{error: {code, message}}`, never a throw. */
+export async function sendJSON(method, url, body) {
+  let res;
+  try {
+    res = await fetch(url, {
+      method,
+      headers: { "Content-Type": "application/json", ...langHeaders() },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    return { error: { code: "network", message: t("net_error") } };
+  }
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = null; }
+  if (!res.ok || data === null) return errorOf(res.status, data);
+  return data;
+}
+
+export const postJSON = (url, body) => sendJSON("POST", url, body);
+export const getJSON = (url) => sendJSON("GET", url);
+
+/** Upload a file with progress; resolves to the JSON answer or `{error}`. */
+export function uploadFile(url, field, file, onProgress) {
+  return new Promise((resolve) => {
+    const form = new FormData();
+    form.append(field, file, file.name || "photo.jpg");
+    const xhr = new XMLHttpRequest();
+    xhr.upload.onprogress = (e) => { if (e.lengthComputable) onProgress("upload", e.loaded / e.total); };
+    xhr.upload.onload = () => onProgress("read", 1);
+    xhr.onerror = () => resolve({ error: { code: "network", message: t("net_error") } });
+    xhr.onload = () => {
+      let data = null;
+      try { data = JSON.parse(xhr.responseText); } catch (e) { data = null; }
+      resolve(xhr.status >= 400 || data === null || data.error ? errorOf(xhr.status, data) : data);
+    };
+    xhr.open("POST", url);
+    const headers = langHeaders();
+    Object.keys(headers).forEach((k) => xhr.setRequestHeader(k, headers[k]));
+    xhr.send(form);
+  });
+}

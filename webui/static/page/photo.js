@@ -1,0 +1,165 @@
+// The photo screen: upload, the recognizer's answer as an editable hand, the
+// boxes on the photo, and the breakdown brought into view once it is scored.
+import { uploadFile } from "../api.js";
+import { t } from "../i18n.js";
+import { byHandOrder, isFlower } from "../tiles.js";
+import { changed, readNotation } from "./scoring.js";
+import { $, state, tile } from "./state.js";
+
+const MAX_UPLOAD = 25 * 1024 * 1024;
+export const LOW_CONFIDENCE = 0.6;
+
+let openTile = () => {};
+/** The hand screen's tile dialog, opened from a box on the photo. */
+export function setTileOpener(fn) { openTile = fn; }
+
+export function showPhotoError(message) {
+  const box = $("photo-error");
+  box.textContent = message;
+  box.hidden = !message;
+}
+
+export async function upload(file) {
+  if (!file) return;
+  showPhotoError("");
+  if (file.size > MAX_UPLOAD) { showPhotoError(t("too_big")); return; }
+  $("progress").hidden = false;
+  $("progress-text").textContent = t("uploading");
+  $("progress-bar").style.width = "0%";
+  const data = await uploadFile("/api/recognize", "photo", file, (stage, part) => {
+    if (stage === "read") $("progress-text").textContent = t("reading");
+    $("progress-bar").style.width = `${Math.round(100 * part)}%`;
+  });
+  $("progress").hidden = true;
+  if (data.error) { showPhotoError(data.error.message); return; }
+  if (state.photoUrl) URL.revokeObjectURL(state.photoUrl);
+  state.photoUrl = URL.createObjectURL(file);
+  await loadRecognition(data);
+}
+
+function takeSource(code, used) {
+  const tiles = (state.recog && state.recog.tiles) || [];
+  for (let i = 0; i < tiles.length; i++) {
+    if (!used.has(i) && tiles[i].tile === code) { used.add(i); return i; }
+  }
+  return null;
+}
+
+function meldFromRecognition(m, used) {
+  const codes = (m.tiles || []).map((x) => (typeof x === "string" ? x : x.tile || x.code));
+  if (codes.length < 3) return null;
+  const same = codes.every((c) => c === codes[0]);
+  const kind = m.kind || (codes.length === 4 ? "kong" : same ? "pung" : "chow");
+  const givers = { left: 1, opposite: 2, right: 3 };
+  const claimed = m.concealed ? 0 : (typeof m.claimed === "number" ? m.claimed : givers[m.giver] || 1);
+  const sorted = kind === "chow" ? [...codes].sort(byHandOrder) : codes;
+  return { kind, claimed, promoted: !!m.promoted, tiles: sorted.map((c) => tile(c, takeSource(c, used))) };
+}
+
+/** The hand the recognizer read: its notation through the library, else its tiles in hand order. */
+async function handOf(data, used) {
+  const parsed = data.hand ? await readNotation(data.hand) : null;
+  if (parsed && !parsed.error) {
+    return {
+      melds: parsed.melds.map((m) => ({ ...m, tiles: m.tiles.map((c) => tile(c, takeSource(c, used))) })),
+      concealed: parsed.concealed.map((c) => tile(c, takeSource(c, used))),
+      winning: parsed.winning ? tile(parsed.winning, takeSource(parsed.winning, used)) : null,
+    };
+  }
+  const melds = (data.melds || []).map((m) => meldFromRecognition(m, used)).filter(Boolean);
+  const win = typeof data.winning_tile === "string" ? data.winning_tile : null;
+  const winning = win ? tile(win, takeSource(win, used)) : null;
+  const rest = [];
+  (data.tiles || []).forEach((x, i) => {
+    if (!used.has(i) && !isFlower(x.tile) && x.tile !== "back") { used.add(i); rest.push(tile(x.tile, i)); }
+  });
+  rest.sort((a, b) => byHandOrder(a.code, b.code));  // as the notation lists them, not as detected
+  return { melds, concealed: rest, winning };
+}
+
+async function loadRecognition(data) {
+  state.recog = data;
+  const used = new Set();
+  Object.assign(state, await handOf(data, used));
+  state.flowers = [];
+  (data.tiles || []).forEach((x, i) => { if (isFlower(x.tile) && !used.has(i)) { used.add(i); state.flowers.push(tile(x.tile, i)); } });
+  $("photo-view").hidden = false;
+  $("kb-details").open = false;
+  $("photo-img").src = state.photoUrl || "";
+  const warnings = [...(data.warnings || [])];
+  if (!data.hand) warnings.unshift(t("hand_null"));
+  const list = $("photo-warnings");
+  list.replaceChildren(...warnings.map((w) => { const li = document.createElement("li"); li.textContent = w; return li; }));
+  document.addEventListener("mcr:scored", showBreakdown, { once: true });
+  changed();
+}
+
+/** After a photo, the answer is what the player wants: bring the breakdown into view. */
+function showBreakdown() {
+  const card = $("result-card");
+  const box = card.getBoundingClientRect();
+  if (box.top < 0 || box.top > window.innerHeight * 0.6) {
+    card.scrollIntoView({ behavior: "smooth", block: "start" });
+  }
+}
+
+export function boxClass(x) {
+  if (x.edited) return "edited";
+  if (x.overridden) return "overridden";
+  if ((x.confidence ?? 1) < LOW_CONFIDENCE) return "uncertain";
+  return "";
+}
+
+export function renderBoxes() {
+  const layer = $("boxes");
+  layer.replaceChildren();
+  const data = state.recog;
+  if (!data || !data.size) return;
+  const [w, h] = photoSize(data);
+  const scale = ($("photo-img").clientWidth || 0) / w;
+  (data.tiles || []).forEach((x, i) => {
+    const [x1, y1, x2, y2] = x.box;
+    const b = document.createElement("div");
+    b.className = "box " + boxClass(x) + (scale && (x2 - x1) * scale < 28 ? " tiny" : "");
+    b.style.left = `${(100 * x1) / w}%`; b.style.top = `${(100 * y1) / h}%`;
+    b.style.width = `${(100 * (x2 - x1)) / w}%`; b.style.height = `${(100 * (y2 - y1)) / h}%`;
+    b.dataset.index = i;
+    b.title = `${Math.round(100 * (x.confidence ?? 1))}%`;
+    const tag = document.createElement("span");
+    tag.className = "tag"; tag.textContent = x.tile;
+    b.appendChild(tag);
+    layer.appendChild(b);
+  });
+}
+
+function photoSize(data) {
+  return Array.isArray(data.size) ? data.size : [data.size.w || data.size.width, data.size.h || data.size.height];
+}
+
+/** A tap on the photo opens the tile under the finger, or the nearest one: the
+ * photo is one large touch target, however small its tiles are on a phone. */
+function tapPhoto(e) {
+  const data = state.recog;
+  if (!data || !data.size || !(data.tiles || []).length) return;
+  const rect = $("boxes").getBoundingClientRect();
+  const [w, h] = photoSize(data);
+  const x = ((e.clientX - rect.left) / rect.width) * w;
+  const y = ((e.clientY - rect.top) / rect.height) * h;
+  let best = null, bestDist = Infinity;
+  data.tiles.forEach((tileRead, i) => {
+    const [x1, y1, x2, y2] = tileRead.box;
+    const dx = Math.max(x1 - x, 0, x - x2), dy = Math.max(y1 - y, 0, y - y2);
+    const dist = Math.hypot(dx, dy);
+    if (dist < bestDist) { best = i; bestDist = dist; }
+  });
+  if (best !== null && bestDist <= 0.08 * w) openTile({ src: best });
+}
+
+export function initPhoto() {
+  $("boxes").addEventListener("click", tapPhoto);
+  for (const id of ["camera-input", "upload-input"]) {
+    $(id).addEventListener("change", (e) => { upload(e.target.files[0]); e.target.value = ""; });
+  }
+  $("photo-img").addEventListener("load", renderBoxes);
+  window.addEventListener("resize", () => { if (state.recog) renderBoxes(); });
+}

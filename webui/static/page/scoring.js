@@ -1,0 +1,48 @@
+// Every change of the hand: redraw at once, then (debounced) ask the library
+// for the hand's notation, its score and which options it allows.
+import { postJSON } from "../api.js";
+import { handStructure, render, scoreRequest, state } from "./state.js";
+
+let timer = null;
+let settled = Promise.resolve();
+
+/** The hand changed: redraw now, rescore shortly. */
+export function changed() {
+  render();
+  clearTimeout(timer);
+  timer = setTimeout(() => { settled = rescore(); }, 120);
+}
+
+/** Resolves once the latest rescore has been drawn (the tests wait on it too). */
+export const whenSettled = () => settled;
+
+async function rescore() {
+  const seq = ++state.seq;
+  if (!state.melds.length && !state.concealed.length && !state.winning) {
+    Object.assign(state, { notation: "", result: null, error: null, options: null });
+    render();
+    return;
+  }
+  const written = await postJSON("/api/hand", handStructure());
+  if (seq !== state.seq) return;
+  if (written.error) {
+    Object.assign(state, { result: null, error: written.error, options: null });
+    render();
+    return;
+  }
+  state.notation = written.hand;
+  const req = scoreRequest();
+  const [res, opts] = await Promise.all([postJSON("/api/score", req), postJSON("/api/options", req)]);
+  if (seq !== state.seq) return;
+  state.result = res.error ? null : res;
+  state.error = res.error || null;
+  state.options = opts.error ? null : opts;
+  state.highlight = null;
+  render();
+  document.dispatchEvent(new CustomEvent("mcr:scored"));
+}
+
+/** A written hand (pasted text or the photo's reading) as the library reads it. */
+export async function readNotation(text) {
+  return postJSON("/api/hand", { hand: text });
+}
