@@ -44,11 +44,18 @@ LAYOUT: list[tuple[str, str]] = [
 HAND = "[234m,1]567567p34sEE5s"
 
 
-def boxes() -> list[tuple[str, tuple[int, int, int, int], bool]]:
-    """(code, box, sideways) for every tile of LAYOUT, in photo pixels."""
+#: a waiting hand of 13 tiles laid in a row, in an order the notation would not write
+THIRTEEN: list[tuple[str, str]] = [
+    (code, "up")
+    for code in ("1p", "1p", "3s", "2s", "3p", "5p", "3p", "1s", "2p", "1p", "4p", "7s", "7s")
+]
+
+
+def boxes(layout=LAYOUT) -> list[tuple[str, tuple[int, int, int, int], bool]]:
+    """(code, box, sideways) for every tile of a layout, in photo pixels."""
     out = []
     x, base = 40, 260
-    for code, how in LAYOUT:
+    for code, how in layout:
         if how == "gap":
             x += TILE_W
             continue
@@ -61,10 +68,10 @@ def boxes() -> list[tuple[str, tuple[int, int, int, int], bool]]:
     return out
 
 
-def photo_png() -> bytes:
+def photo_png(layout=LAYOUT) -> bytes:
     """The photo as PNG bytes: ivory tiles on green cloth, each with its code written on it."""
     img = np.full((360, 1400, 3), (60, 110, 40), np.uint8)
-    for code, (x1, y1, x2, y2), _ in boxes():
+    for code, (x1, y1, x2, y2), _ in boxes(layout):
         cv2.rectangle(img, (x1, y1), (x2, y2), (215, 235, 245), -1)
         cv2.rectangle(img, (x1, y1), (x2, y2), (90, 120, 140), 2)
         cv2.putText(
@@ -75,14 +82,18 @@ def photo_png() -> bytes:
     return buf.tobytes()
 
 
-def fake_detector(image: np.ndarray) -> list[Detection]:
-    return [Detection(box=tuple(map(float, b)), score=0.99, sideways=s) for _, b, s in boxes()]
+def fake_detector(image: np.ndarray, layout=LAYOUT) -> list[Detection]:
+    return [
+        Detection(box=tuple(map(float, b)), score=0.99, sideways=s) for _, b, s in boxes(layout)
+    ]
 
 
-def fake_classifier(image: np.ndarray, detections: list[Detection]) -> list[TileRead]:
+def fake_classifier(
+    image: np.ndarray, detections: list[Detection], layout=LAYOUT
+) -> list[TileRead]:
     """Confident reads of the drawn codes, except the sixth, read with low confidence (second guess 9p)."""
     reads = []
-    for i, ((code, _, _), det) in enumerate(zip(boxes(), detections, strict=True)):
+    for i, ((code, _, _), det) in enumerate(zip(boxes(layout), detections, strict=True)):
         p = np.full(len(CODES), 0.02 / (len(CODES) - 2))
         first = 0.55 if i == 5 else 0.96
         p[INDEX[code]] = first
@@ -91,8 +102,12 @@ def fake_classifier(image: np.ndarray, detections: list[Detection]) -> list[Tile
     return reads
 
 
-def fake_recognize():
+def fake_recognize(layout=LAYOUT):
     """`vision.pipeline.recognize` with the fake learned stages (real decoding, layout)."""
     from vision.pipeline import recognize
 
-    return partial(recognize, detector=fake_detector, classifier=fake_classifier)
+    return partial(
+        recognize,
+        detector=partial(fake_detector, layout=layout),
+        classifier=partial(fake_classifier, layout=layout),
+    )

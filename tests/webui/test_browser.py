@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.webui.conftest import SEED_HAND, needs_scorer
-from tests.webui.photo_fixture import fake_recognize, photo_png
+from tests.webui.photo_fixture import THIRTEEN, fake_recognize, photo_png
 from webui.app import create_app
 
 CHROMIUM = "/usr/bin/chromium"
@@ -35,7 +35,13 @@ def base_url(tmp_path_factory):
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     db = tmp_path_factory.mktemp("db") / "games.db"
-    app = create_app({"MCR_RECOGNIZE": fake_recognize(), "MCR_DB": str(db)})
+    readers = {"thirteen.png": fake_recognize(THIRTEEN)}
+    default = fake_recognize()
+
+    def recognize(data, name):
+        return readers.get(name, default)(data, name)
+
+    app = create_app({"MCR_RECOGNIZE": recognize, "MCR_DB": str(db)})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -73,6 +79,15 @@ def open_page(browser, base_url):
     for context, page in pages:
         assert page.js_errors == [], page.js_errors
         context.close()
+
+
+def _settled(page) -> None:
+    """Wait until the page has its answers (notation, score, options) for the last change."""
+    page.wait_for_function("window.MCRPage && !window.MCRPage.busy()")
+
+
+def _notation_is(page, text: str) -> None:
+    page.wait_for_function("t => document.querySelector('#notation').value === t", arg=text)
 
 
 def _shot(page, name: str) -> None:
@@ -135,7 +150,7 @@ def test_manual_entry_of_the_seed_hand_shows_48(open_page):
     assert page.locator("#result .msg.error").count() == 0
     for code in codes[5:]:
         page.click(f'#keyboard .key[data-code="{code}"]')
-    assert page.input_value("#notation") == SEED_HAND
+    _notation_is(page, "555666777p5556s7s")  # the library's notation of the seed hand
     assert page.locator("#hand .group.winning .tile").get_attribute("data-code") == "7s"
     page.click("#win-self")
     page.wait_for_function("document.querySelector('#total-value')?.textContent === '48'")
@@ -162,6 +177,7 @@ def test_pasted_notation_and_referee_check(open_page):
     page.click("#notation-apply")
     page.wait_for_selector("#result .msg.error")
     assert "Not a winning hand" in page.locator("#result .msg.error").inner_text()
+    _shot(page, "tablet_error.png")
     page.fill("#notation", SEED_HAND)
     page.click("#notation-apply")
     page.wait_for_function("document.querySelector('#total-value')?.textContent === '48'")
@@ -189,13 +205,22 @@ def test_hand_under_eight_fans_shows_the_wrong_win_penalty(open_page):
 def test_language_switch(open_page):
     page = open_page(locale="zh-CN")
     assert page.locator("#result-card h2").inner_text() == "番数"
-    page.click("#lang-switch")
+    page.select_option("#lang-select", "en")
     assert page.locator("#result-card h2").inner_text() == "Fan breakdown"
-    assert page.locator("#lang-switch").inner_text() == "中文"
     page.reload()  # the choice is remembered
     assert page.locator("#result-card h2").inner_text() == "Fan breakdown"
-    page.click("#lang-switch")
-    assert page.locator("#result-card h2").inner_text() == "番数"
+    page.select_option("#lang-select", "zh-Hant")
+    assert page.locator("#result-card h2").inner_text() == "番數"
+    assert page.evaluate("document.documentElement.lang") == "zh-Hant"
+    page.goto(page.url + "game/")  # the game pages follow the same switch
+    assert page.locator("h1").inner_text() == "記分表"
+    assert page.input_value("#lang-select") == "zh-Hant"
+
+
+def test_a_taiwanese_browser_starts_in_traditional_chinese(open_page):
+    page = open_page(locale="zh-TW")
+    assert page.input_value("#lang-select") == "zh-Hant"
+    assert page.locator("#situation-card h2").inner_text() == "和牌情況"
 
 
 @needs_scorer
@@ -204,10 +229,12 @@ def test_language_switch_renames_the_fans(open_page):
     page.fill("#notation", SEED_HAND)
     page.click("#notation-apply")
     page.wait_for_selector("#result tr.fan")
-    zh = page.locator("#result tr.fan .main").first.inner_text()
-    page.click("#lang-switch")
-    en = page.locator("#result tr.fan .main").first.inner_text()
-    assert re.search(r"[\u4e00-\u9fff]", zh) and re.fullmatch(r"[A-Za-z0-9 '\-()]+", en)
+    names = {}
+    for lang in ("zh", "zh-Hant", "en"):
+        page.select_option("#lang-select", lang)
+        names[lang] = page.locator("#result tr.fan .main").all_inner_texts()
+    assert "一色三同顺" in names["zh"] and "一色三同順" in names["zh-Hant"]
+    assert all(re.fullmatch(r"[A-Za-z0-9 '\-()]+", n) for n in names["en"])
 
 
 def test_bad_upload_shows_a_readable_error(open_page):
@@ -222,11 +249,11 @@ def test_bad_upload_shows_a_readable_error(open_page):
     _shot(page, "tablet_bad_upload.png")
 
 
-ROUND_TRIP = [
-    "[567m,2][999s,3][8888p,1][SSSS]EE",
-    "[5555m,5][123p,3]456789sCC",
-    "11223344556677m",
-    "19m19p19sESWNCFP1m",
+ROUND_TRIP = [  # pasted, and as the library writes it back
+    ("[567m,2][999s,3][8888p,1][SSSS]EE", "[567m,2][999s,3][8888p,1][SSSS]EE"),
+    ("[5555m,5][123p,3]456789sCC", "[5555m,5][123p,3]456789sCC"),
+    ("11223344556677m", "1122334455667m7m"),
+    ("19m19p19sESWNCFP1m", "19m19p19sESWNCFP1m"),
 ]
 
 
@@ -246,11 +273,11 @@ def test_notation_round_trips_through_the_page(open_page, base_url):
             return json.load(resp)
 
     page = open_page()
-    for notation in ROUND_TRIP:
-        page.fill("#notation", notation)
+    for pasted, written in ROUND_TRIP:
+        page.fill("#notation", pasted)
         page.click("#notation-apply")
-        assert page.input_value("#notation") == notation
-        expected = score(notation)["total"]
+        _notation_is(page, written)
+        expected = score(pasted)["total"]
         page.wait_for_function(
             "t => document.querySelector('#total-value')?.textContent === String(t)", arg=expected
         )
@@ -261,17 +288,17 @@ def test_meld_controls_change_the_notation(open_page):
     page = open_page()
     page.click('#kb-modes [data-mode="pung"]')
     page.click('#keyboard .key[data-code="C"]')
-    assert page.input_value("#notation") == "[CCC,1]"
+    _notation_is(page, "[CCC,1]")
     page.select_option("#hand .group.meld select", "3")  # given by the player on the right
-    assert page.input_value("#notation") == "[CCC,3]"
+    _notation_is(page, "[CCC,3]")
     assert page.locator("#hand .group.meld .tile.side").count() == 1
     # replacing one tile of a pung renames the whole pung
     page.click("#hand .group.meld .tile >> nth=0")
     page.click('#dialog-palette .key[data-code="F"]')
-    assert page.input_value("#notation") == "[FFF,3]"
+    _notation_is(page, "[FFF,3]")
     # break it up: its tiles go back to the hand
     page.click("#hand .group.meld .btn")
-    assert page.input_value("#notation") == "FFF"
+    _notation_is(page, "FFF")
     # the last tile typed into a full hand becomes the winning tile
     for code in ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "E", "E"]:
         page.click(f'#keyboard .key[data-code="{code}"]')
@@ -280,7 +307,7 @@ def test_meld_controls_change_the_notation(open_page):
     # three concealed tiles become an exposed pung in two taps
     page.click('#hand .group.concealed .tile[data-code="F"] >> nth=0')
     page.click('#dialog-actions [data-action="form_pung"]')
-    assert page.input_value("#notation") == "[FFF,1]123456789mEE"
+    _notation_is(page, "[FFF,1]123456789mEE")
 
 
 @needs_scorer
@@ -316,4 +343,174 @@ def test_a_scored_hand_is_recorded_in_the_game_sheet(open_page, base_url):
     sheet = call("GET", f"game/api/{game['id']}")
     hand = sheet["hands"][0]
     assert (hand["winner"], hand["discarder"], hand["fans"]) == ("Bo", "Cy", total)
-    assert hand["hand"] == SEED_HAND
+    assert hand["hand"] == "555666777p5556s7s"  # the seed hand as the library writes it
+
+
+# -- a page every player can read -------------------------------------------------
+
+#: what a finger can tap (a checkbox is tapped through its label)
+TARGETS = (
+    "button, a[href], select, summary, label.flag, label.mini,"
+    " input:not([type=checkbox]):not([type=radio]):not([type=file]):not([type=hidden])"
+)
+
+SMALL_TARGETS = """sel => [...document.querySelectorAll(sel)].filter(e => {
+    const r = e.getBoundingClientRect();
+    const style = getComputedStyle(e);
+    if (!r.width || !r.height || style.visibility === "hidden") return false;
+    return r.width < 44 || r.height < 44;
+  }).map(e => `${e.tagName.toLowerCase()}#${e.id}.${e.className} ${e.textContent.trim().slice(0, 20)}`
+    + ` ${Math.round(e.getBoundingClientRect().width)}x${Math.round(e.getBoundingClientRect().height)}`)"""
+
+SIDEWAYS = "document.documentElement.scrollWidth - window.innerWidth"
+
+#: the visible text of the page, without the tile pictures, the language names and typed input
+VISIBLE_TEXT = """() => {
+  // names people typed (players, games) are marked translate="no" and are not page text
+  const skip = (el) => el.closest("svg, select, script, style, [hidden], dialog:not([open]), [translate=no]");
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    if (!node.parentElement || skip(node.parentElement)) continue;
+    const box = node.parentElement.getBoundingClientRect();
+    if (box.width && box.height && node.textContent.trim()) out.push(node.textContent.trim());
+  }
+  return out;
+}"""
+
+#: product words that are the same in every language (file formats, units)
+NOT_ENGLISH = {"CSV", "MB", "HTTP"}
+
+
+def _english_words(page) -> list[str]:
+    words = []
+    for text in page.evaluate(VISIBLE_TEXT):
+        words += [w for w in re.findall(r"[A-Za-z]{2,}", text) if w not in NOT_ENGLISH]
+    return words
+
+
+def _game_with_hands(base_url) -> int:
+    import json
+    import urllib.request
+
+    def call(path: str, body: dict) -> dict:
+        req = urllib.request.Request(
+            base_url + path,
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(req) as resp:
+            return json.load(resp)
+
+    game = call(
+        "game/api/games",
+        {
+            "players": ["Annabelle Longname", "Bo", "Cy", "Di"],
+            "name": "final table",
+            "tournament": "spring",
+        },
+    )
+    call(
+        f"game/api/{game['id']}/hands",
+        {"result": "win", "winner": "Bo", "self_drawn": True, "fans": 24},
+    )
+    call(
+        f"game/api/{game['id']}/hands",
+        {
+            "result": "win",
+            "winner": "Cy",
+            "discarder": "Di",
+            "fans": 8,
+            "penalties": [{"player": "Di", "kind": "wrong_win"}],
+        },
+    )
+    return game["id"]
+
+
+@needs_scorer
+@pytest.mark.parametrize("viewport", [PHONE, TABLET], ids=["390", "768"])
+def test_every_touch_target_is_44px_and_nothing_scrolls_sideways(
+    open_page, base_url, tmp_path, viewport
+):
+    game = _game_with_hands(base_url)
+    page = open_page(viewport=viewport, locale="zh-CN")
+    _upload_fixture(page, tmp_path)  # the hand, its meld controls and the flags are on screen
+    page.wait_for_selector("#total-value")
+    page.click("#kb-details summary")
+    problems = {"photo": page.evaluate(SMALL_TARGETS, TARGETS)}
+    page.fill("#notation", SEED_HAND)  # a hand over 8 fans: the game sheet card too
+    page.click("#notation-apply")
+    page.wait_for_selector("#record-card:not([hidden]) #record-winner")
+    _settled(page)
+    problems["/"] = page.evaluate(SMALL_TARGETS, TARGETS)
+    sideways = {"/": page.evaluate(SIDEWAYS)}
+    page.click("#hand .group.concealed .tile >> nth=0")  # the tile dialog and its palette
+    page.wait_for_selector("dialog[open]")
+    problems["dialog"] = page.evaluate(
+        SMALL_TARGETS, "dialog[open] " + TARGETS.replace(",", ", dialog[open] ")
+    )
+    page.keyboard.press("Escape")
+    for path in ("game/", f"game/{game}", "game/rankings"):
+        page.goto(base_url + path)
+        page.click("details.g-pen summary") if path.startswith("game/1") else None
+        problems[path] = page.evaluate(SMALL_TARGETS, TARGETS)
+        sideways[path] = page.evaluate(SIDEWAYS)
+    assert all(not p for p in problems.values()), problems
+    if viewport == PHONE:
+        assert all(v <= 0 for v in sideways.values()), sideways
+
+
+@needs_scorer
+@pytest.mark.parametrize(
+    ("locale", "lang", "heading"), [("zh-CN", "zh", "番数"), ("zh-TW", "zh-Hant", "番數")]
+)
+def test_the_chinese_page_shows_no_english(open_page, base_url, tmp_path, locale, lang, heading):
+    """After a photo, with a disabled option, after an error, and on the game pages."""
+    page = open_page(viewport=PHONE, locale=locale)
+    assert page.input_value("#lang-select") == lang
+    _upload_fixture(page, tmp_path)
+    page.wait_for_selector("#total-value")
+    _settled(page)
+    assert page.locator("#result-card h2").inner_text() == heading
+    assert _english_words(page) == []
+    page.fill("#notation", SEED_HAND)
+    page.click("#notation-apply")
+    page.click("#win-self")
+    page.wait_for_selector("#reason-kong:not([hidden])")  # 杠上开花 needs a kong
+    _settled(page)
+    page.click("#toggle-excluded")
+    assert _english_words(page) == []
+    game = _game_with_hands(base_url)
+    for path in ("game/", f"game/{game}", "game/rankings"):
+        page.goto(base_url + path)
+        assert _english_words(page) == [], path
+
+
+@needs_scorer
+def test_a_thirteen_tile_photo_is_listed_in_hand_order(open_page, tmp_path):
+    photo = tmp_path / "thirteen.png"
+    photo.write_bytes(photo_png(THIRTEEN))
+    page = open_page(viewport=PHONE)
+    page.set_input_files("#upload-input", str(photo))
+    page.wait_for_selector("#photo-view:not([hidden])")
+    codes = page.locator("#hand .group.concealed .tile").evaluate_all(
+        "tiles => tiles.map(t => t.dataset.code)"
+    )
+    detected = [code for code, _ in THIRTEEN]
+    assert sorted(codes + ["7s"]) == sorted(detected)  # 7s is the winning tile, set apart
+    assert codes == ["1p", "1p", "1p", "2p", "3p", "3p", "4p", "5p", "1s", "2s", "3s", "7s"]
+    _notation_is(page, "11123345p1237s7s")
+
+
+@needs_scorer
+@pytest.mark.parametrize("viewport", [PHONE, TABLET], ids=["390", "768"])
+def test_the_breakdown_is_in_view_after_a_photo(open_page, tmp_path, viewport):
+    page = open_page(viewport=viewport)
+    _upload_fixture(page, tmp_path)
+    page.wait_for_selector("#total-value")
+    page.wait_for_function(
+        "() => { const r = document.querySelector('#result-card').getBoundingClientRect();"
+        " return r.top >= 0 && r.top < window.innerHeight / 2; }"
+    )
+    page.screenshot(path=str(SHOTS / f"after_photo_{viewport['width']}.png"))

@@ -5,12 +5,15 @@ import { onChange, t, tileName } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
-function el(tag, attrs = {}, text = "") {
+function el(tag, attrs = {}, ...content) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== "") node.textContent = text;
+  node.append(...content.filter((c) => c !== ""));
   return node;
 }
+
+/** A name people typed (a player's): shown as written, never taken for page text. */
+const named = (text) => el("span", { translate: "no" }, text);
 
 /** The answer, or an Error carrying the server's message (in the page's language). */
 async function send(method, url, body) {
@@ -42,16 +45,22 @@ function initNewGame(form) {
 }
 
 function penaltyText(p) {
-  return `${p.player} ${t(`pen_${p.kind}`)}${p.kind === "deduction" && p.points ? " " + p.points : ""}`;
+  return [named(p.player), ` ${t(`pen_${p.kind}`)}${p.kind === "deduction" && p.points ? " " + p.points : ""}`];
 }
 
 function describe(h) {
-  let text;
-  if (h.result === "draw") text = t("draw_text");
-  else if (h.self_drawn) text = `${h.winner} ${h.fans} ${t("self_drawn_text")}`;
-  else text = `${h.winner} ${h.fans} ← ${h.discarder}`;
-  for (const p of h.penalties || []) text += `; ${penaltyText(p)}`;
-  return text;
+  let parts;
+  if (h.result === "draw") parts = [t("draw_text")];
+  else if (h.self_drawn) parts = [named(h.winner), ` ${h.fans} ${t("self_drawn_text")}`];
+  else parts = [named(h.winner), ` ${h.fans} ← `, named(h.discarder)];
+  for (const p of h.penalties || []) parts.push("; ", ...penaltyText(p));
+  return parts;
+}
+
+/** A text with the dealer's name in its `{dealer}` place, the name marked as a name. */
+function withName(node, text, name) {
+  const [before, after] = text.split("{dealer}");
+  node.replaceChildren(before, named(name), after ?? "");
 }
 
 function points(x) { return String(Number(Number(x).toFixed(2))); }
@@ -63,7 +72,7 @@ function sheetTable(sheet, editing, onPick) {
   table.replaceChildren();
   const head = el("tr");
   for (const key of ["#", "col_round", "col_dealer", "col_result"]) head.append(el("th", {}, key === "#" ? "#" : t(key)));
-  for (const p of sheet.players) head.append(el("th", { class: "g-num" }, p));
+  for (const p of sheet.players) head.append(el("th", { class: "g-num" }, named(p)));
   const thead = el("thead");
   thead.append(head);
   table.append(thead);
@@ -71,7 +80,7 @@ function sheetTable(sheet, editing, onPick) {
   for (const h of sheet.hands) {
     const tr = el("tr", { class: "g-hand", tabindex: "0", "data-number": h.number });
     tr.append(el("td", {}, String(h.number)), el("td", {}, tileName(h.round_wind)),
-      el("td", {}, h.dealer), el("td", { class: "g-desc" }, describe(h)));
+      el("td", {}, named(h.dealer)), el("td", { class: "g-desc" }, ...describe(h)));
     for (const p of sheet.players) tr.append(el("td", { class: "g-num" }, h.delta[p] ? signed(h.delta[p]) : "0"));
     if (editing === h.number) tr.classList.add("g-editing");
     tr.addEventListener("click", () => onPick(h.number));
@@ -105,10 +114,10 @@ function initSheet(initial, api) {
     const info = $("next-info");
     if (state.editing) {
       const h = sheet.hands[state.editing - 1];
-      info.textContent = t("correcting", { n: h.number, round: tileName(h.round_wind), dealer: h.dealer });
+      withName(info, t("correcting", { n: h.number, round: tileName(h.round_wind) }), h.dealer);
     } else if (sheet.next) {
       const n = sheet.next;
-      info.textContent = t("next_hand", { n: n.number, round: tileName(n.round_wind), dealer: n.dealer });
+      withName(info, t("next_hand", { n: n.number, round: tileName(n.round_wind) }), n.dealer);
     } else {
       info.textContent = t("game_complete");
     }
@@ -120,7 +129,7 @@ function initSheet(initial, api) {
   }
 
   function playerButton(label, on, onClick) {
-    const b = el("button", { type: "button", class: "g-btn g-player" }, label);
+    const b = el("button", { type: "button", class: "g-btn g-player" }, ...label);
     b.classList.toggle("g-on", on);
     b.addEventListener("click", onClick);
     return b;
@@ -129,23 +138,23 @@ function initSheet(initial, api) {
   function renderPlayers() {
     const winds = seatWinds();
     $("winner-buttons").replaceChildren(...sheet.players.map((p) => playerButton(
-      `${p} ${winds[p] ? tileName(winds[p]) : ""}`, state.winner === p,
+      [named(p), winds[p] ? ` ${tileName(winds[p])}` : ""], state.winner === p,
       () => { state.winner = p; if (state.discarder === p) state.discarder = null; renderNext(); })));
     const db = $("discarder-buttons");
-    db.replaceChildren(playerButton(t("self_drawn_text"), state.discarder === null, () => { state.discarder = null; renderNext(); }));
+    db.replaceChildren(playerButton([t("self_drawn_text")], state.discarder === null, () => { state.discarder = null; renderNext(); }));
     for (const p of sheet.players) {
-      if (p !== state.winner) db.append(playerButton(p, state.discarder === p, () => { state.discarder = p; renderNext(); }));
+      if (p !== state.winner) db.append(playerButton([named(p)], state.discarder === p, () => { state.discarder = p; renderNext(); }));
     }
   }
 
   function renderPenalties() {
-    const pp = $("pen-player");
+    const pp = $("pen-player");  // a select: its names are options
     const keep = pp.value;
     pp.replaceChildren(...sheet.players.map((p) => el("option", { value: p }, p)));
     if (keep) pp.value = keep;
     $("penalties").replaceChildren(...state.penalties.map((pen, i) => {
       const row = el("div", { class: "g-row" });
-      row.append(el("span", {}, penaltyText(pen)));
+      row.append(el("span", {}, ...penaltyText(pen)));
       const x = el("button", { type: "button", class: "g-btn g-chip", "aria-label": t("remove_penalty") }, "✕");
       x.addEventListener("click", () => { state.penalties.splice(i, 1); renderNext(); });
       row.append(x);

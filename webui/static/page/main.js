@@ -6,7 +6,7 @@ import { initHand, openDialog, relabelKeys, renderHand } from "./hand.js";
 import { initPhoto, renderBoxes, setTileOpener } from "./photo.js";
 import { initRecord, renderRecord } from "./record.js";
 import { renderResult } from "./result.js";
-import { whenSettled } from "./scoring.js";
+import { busy } from "./scoring.js";
 import { initSituation, renderSituation } from "./situation.js";
 import { onRender, render, state } from "./state.js";
 
@@ -26,4 +26,4 @@ onChange(() => { relabelKeys(); render(); });
 render();
 
 // For people debugging at the table and for the browser tests.
-window.MCRPage = { state, whenSettled };
+window.MCRPage = { state, busy };

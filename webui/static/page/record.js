@@ -13,6 +13,14 @@ async function loadSheet(id) {
   renderRecord();
 }
 
+/** A name people typed (a player's): shown as written, never taken for page text. */
+function named(text) {
+  const span = document.createElement("span");
+  span.translate = false;
+  span.textContent = text;
+  return span;
+}
+
 function seatName(next, wind) {
   if (!next || !next.seat_winds) return "";
   const found = Object.entries(next.seat_winds).find(([, w]) => w === wind);
@@ -69,8 +77,8 @@ export function renderRecord() {
   const sheet = record.sheets[sel.value];
   if (sel.value && !sheet) loadSheet(sel.value);
   const next = sheet && sheet.next;
-  $("record-winner").textContent = next
-    ? `${t("record_winner")}: ${seatName(next, state.sit.seat_wind)} (${tileName(state.sit.seat_wind)})` : "";
+  $("record-winner").replaceChildren(...(next
+    ? [`${t("record_winner")}: `, named(seatName(next, state.sit.seat_wind)), ` (${tileName(state.sit.seat_wind)})`] : []));
   $("record-round").hidden = !next || next.round_wind === state.sit.round_wind;
   if (next) {
     $("record-round").querySelector("span").textContent = t("record_round", { n: next.number, round: tileName(next.round_wind) });
@@ -81,7 +89,7 @@ export function renderRecord() {
     if (b.disabled && record.discarder === b.dataset.wind) record.discarder = null;
     b.classList.toggle("on", b.dataset.wind === record.discarder);
     const who = seatName(next, b.dataset.wind);
-    b.textContent = who ? `${tileName(b.dataset.wind)} · ${who}` : tileName(b.dataset.wind);
+    b.replaceChildren(tileName(b.dataset.wind), ...(who ? [" · ", named(who)] : []));
   });
 }
 

@@ -4,17 +4,21 @@ import { postJSON } from "../api.js";
 import { handStructure, render, scoreRequest, state } from "./state.js";
 
 let timer = null;
-let settled = Promise.resolve();
+let inFlight = 0;
 
 /** The hand changed: redraw now, rescore shortly. */
 export function changed() {
   render();
   clearTimeout(timer);
-  timer = setTimeout(() => { settled = rescore(); }, 120);
+  timer = setTimeout(async () => {
+    timer = null;
+    inFlight += 1;
+    try { await rescore(); } finally { inFlight -= 1; }
+  }, 120);
 }
 
-/** Resolves once the latest rescore has been drawn (the tests wait on it too). */
-export const whenSettled = () => settled;
+/** Whether an answer is still to come (people debugging and the browser tests wait on it). */
+export const busy = () => timer !== null || inFlight > 0;
 
 async function rescore() {
   const seq = ++state.seq;
