@@ -172,22 +172,3 @@ def test_a_disabled_option_says_why_in_the_pages_language(client, req, flag, lan
         simplified = client.post("/api/options", json=req, headers={"Accept-Language": "zh"})
         same = simplified.get_json()["flags"][flag]["message"] == message
         assert same == (lang == "zh")
-
-
-@pytest.mark.parametrize(
-    ("header", "lang"),
-    [
-        ("zh-TW", "zh-Hant"),
-        ("zh-Hant-HK", "zh-Hant"),
-        ("zh-CN,zh;q=0.9", "zh"),
-        ("fr, en", "en"),
-        ("de", "en"),
-        ("", "en"),
-    ],
-)
-def test_the_language_comes_from_accept_language(app, header, lang):
-    from webui.i18n import request_lang
-
-    with app.test_request_context(headers={"Accept-Language": header}):
-        assert request_lang() == lang
-        assert request_lang({"lang": "zh-Hant"}) == "zh-Hant"
