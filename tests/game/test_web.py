@@ -83,11 +83,12 @@ def test_bad_input_gets_json_errors(client):
     assert res.status_code == 400
     assert res.get_json()["error"]["code"] == "unknown_player"
     res = client.post(f"/game/api/{gid}/hands", data="nonsense", content_type="text/plain")
-    assert res.status_code == 400 and "JSON" in res.get_json()["error"]["message"]
+    # the server refuses a write that is not JSON before the game sheet sees it
+    assert res.status_code == 415 and "JSON" in res.get_json()["error"]["message"]
     assert client.get("/game/api/999").status_code == 404
     res = client.post("/game/api/games", json={"players": ["a", "a", "b", "c"]})
     assert res.status_code == 400 and res.get_json()["error"]["code"] == "duplicate_player"
-    assert client.post(f"/game/api/{gid}/undo").status_code == 400
+    assert client.post(f"/game/api/{gid}/undo").status_code == 415  # no JSON body
 
 
 def test_edit_undo_audit_csv_and_rankings(client):

@@ -25,6 +25,25 @@ export async function sendJSON(method, url, body) {
   return data;
 }
 
+/** A fresh id for a write that must happen once however often it is sent (a double tap). */
+export function newRequestId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));  // works on plain http on the LAN too
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The same id for the same body until it is acknowledged, so a retry records once. */
+export function onceKey() {
+  let last = null, id = null;
+  return {
+    idFor(body) {
+      const key = JSON.stringify(body);
+      if (key !== last) { last = key; id = newRequestId(); }
+      return id;
+    },
+    done() { last = null; id = null; },
+  };
+}
+
 export const postJSON = (url, body) => sendJSON("POST", url, body);
 export const getJSON = (url) => sendJSON("GET", url);
 

@@ -1,6 +1,6 @@
 // Game sheet pages: the new-game form, recording and correcting hands, the
 // live sheet table. Texts follow the page's language switch like the table page.
-import { sendJSON } from "./api.js";
+import { onceKey, sendJSON } from "./api.js";
 import { onChange, t, tileName } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -98,6 +98,7 @@ function sheetTable(sheet, editing, onPick) {
 function initSheet(initial, api) {
   let sheet = initial;
   const state = { editing: null, result: "win", winner: null, discarder: null, penalties: [] };
+  const once = onceKey();
   const form = $("record");
   const fans = $("fans");
   const error = $("record-error");
@@ -227,7 +228,9 @@ function initSheet(initial, api) {
         data = await send("PUT", `${api}/hands/${state.editing}`, body);
       } else {
         body.expected_number = sheet.next.number;
+        body.request_id = once.idFor(body);
         data = await send("POST", `${api}/hands`, body);
+        once.done();
       }
       sheet = data.sheet; reset(); render();
     } catch (e) {

@@ -1,10 +1,10 @@
 // Recording a scored hand in a game sheet (when that part of the product is installed).
-import { getJSON, postJSON } from "../api.js";
+import { getJSON, onceKey, postJSON } from "../api.js";
 import { t, tileName } from "../i18n.js";
 import { changed } from "./scoring.js";
 import { $, WINDS, state } from "./state.js";
 
-const record = { games: null, discarder: null, loading: false, sheets: {} };
+const record = { games: null, discarder: null, loading: false, sheets: {}, once: onceKey(), sending: false };
 
 async function loadSheet(id) {
   if (!id || record.sheets[id]) return;
@@ -103,7 +103,12 @@ async function recordHand() {
     fans: state.result.total, hand: state.notation, expected_number: game.hands + 1,
   };
   if (!state.sit.self_drawn) body.discarder_seat = record.discarder;
+  if (record.sending) return;  // a second tap while the first is on its way
+  record.sending = true;
+  body.request_id = record.once.idFor({ id, ...body });
   const data = await postJSON(`/game/api/${id}/hands`, body);
+  record.sending = false;
+  if (!data.error) record.once.done();
   const msg = document.createElement("div");
   if (data.error) {
     msg.className = "msg error"; msg.textContent = data.error.message;
