@@ -59,7 +59,11 @@ export function uploadFile(url, field, file, onProgress) {
     xhr.onload = () => {
       let data = null;
       try { data = JSON.parse(xhr.responseText); } catch (e) { data = null; }
-      resolve(xhr.status >= 400 || data === null || data.error ? errorOf(xhr.status, data) : data);
+      if (xhr.status >= 400 || data === null || data.error) {
+        const answer = errorOf(xhr.status, data);
+        answer.retryAfter = parseInt(xhr.getResponseHeader("Retry-After"), 10) || null;
+        resolve(answer);
+      } else resolve(data);
     };
     xhr.open("POST", url);
     const headers = langHeaders();

@@ -19,7 +19,7 @@ export function showPhotoError(message) {
   box.hidden = !message;
 }
 
-export async function upload(file) {
+export async function upload(file, tries = 0) {
   if (!file) return;
   showPhotoError("");
   if (file.size > MAX_UPLOAD) { showPhotoError(t("too_big")); return; }
@@ -31,6 +31,11 @@ export async function upload(file) {
     $("progress-bar").style.width = `${Math.round(100 * part)}%`;
   });
   $("progress").hidden = true;
+  if (data.error && data.error.code === "busy" && tries < 5) {  // the readers are all busy: wait as told
+    showPhotoError(data.error.message);
+    setTimeout(() => upload(file, tries + 1), 1000 * (data.retryAfter || 3));
+    return;
+  }
   if (data.error) { showPhotoError(data.error.message); return; }
   if (state.photoUrl) URL.revokeObjectURL(state.photoUrl);
   state.photoUrl = URL.createObjectURL(file);
