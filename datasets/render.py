@@ -54,13 +54,14 @@ from datasets.scene.faces import FaceSet, style_faces
 from datasets.scene.geometry import BEVEL, Camera, TileMesh
 from datasets.scene.hands import hand_layout, random_flowers, random_hand
 from datasets.scene.layouts import LAYOUTS
-from datasets.scene.table import draw_clutter, draw_tray, render_table
+from datasets.scene.table import draw_clutter, draw_console, draw_tray, render_table
+from datasets.scene.tablescene import table_layout
 from datasets.scene.types import TILE_T, Layout
 from datasets.styles import resolve_styles
 from scorer.tiles import INDEX
 
 #: "promoted": hands whose exposed pungs are mostly promoted kongs (`datasets.train_stacked`)
-KINDS = ("hand", "grid", "row", "pile", "mixed", "promoted")
+KINDS = ("hand", "grid", "row", "pile", "mixed", "promoted", "table")
 MIXED_P = {"hand": 0.45, "grid": 0.25, "row": 0.15, "pile": 0.15}
 ASPECTS = [(4, 3), (3, 4), (1, 1), (16, 9), (9, 16)]
 BACK_COLOURS = [  # BGR
@@ -85,6 +86,8 @@ class Scene:
 
 def make_layout(rng: np.random.Generator, kind: str, faces: dict[str, np.ndarray]) -> Layout:
     available = set(faces)
+    if kind == "table":
+        return table_layout(rng, available)
     if kind in ("hand", "promoted"):
         hand = random_hand(rng, available, "promoted" if kind == "promoted" else "plain")
         return hand_layout(rng, hand, random_flowers(rng, available))
@@ -163,7 +166,11 @@ def place_camera(
         lo, hi = (lo, mid) if fits(mid) else (mid, hi)
     while not fits(hi):
         hi *= 1.5
-    dist = max(f / tile_px, hi)
+    dist = max(f / tile_px, hi) / float(fixed.get("zoom", 1.0))
+    if fixed.get("zoom", 1.0) > 1 and np.any(
+        (pts - target) @ _forward(elevation, azimuth) < -dist + 1
+    ):
+        dist = max(f / tile_px, hi)  # so close that tiles would lie behind the camera
     cam = Camera.look_at(target, elevation, azimuth, roll, dist, f, width, height)
     # shift the picture (principal point) so the tiles are not always centred
     p = cam.project(pts)
@@ -183,6 +190,31 @@ def place_camera(
         "tile_px": round(float(cam.f / dist), 1),
     }
     return cam, info
+
+
+def _forward(elevation: float, azimuth: float) -> np.ndarray:
+    """The direction a camera at that elevation and azimuth looks in."""
+    el, az = np.radians([elevation, azimuth])
+    return -np.array([-np.sin(az) * np.cos(el), -np.cos(az) * np.cos(el), np.sin(el)])
+
+
+#: elevation ranges of a whole-table photo: a seated player's eye line, standing, overhead
+TABLE_VIEWS = {"seated": (25.0, 45.0), "standing": (45.0, 75.0), "overhead": (75.0, 90.0)}
+
+
+def table_camera(rng: np.random.Generator) -> dict:
+    """A camera at the winner's seat: seated, standing or overhead, sometimes cutting the table."""
+    view = str(rng.choice(list(TABLE_VIEWS), p=[0.4, 0.4, 0.2]))
+    cam = {
+        "elevation": float(rng.uniform(*TABLE_VIEWS[view])),
+        "azimuth": float(rng.normal(0, 6)),
+        "roll": float(rng.normal(0, 3)),
+        "fov": float(rng.uniform(50, 75)),
+        "tile_px": float(np.exp(rng.uniform(np.log(25), np.log(300)))),
+    }
+    if rng.random() < 0.25:
+        cam["zoom"] = float(rng.uniform(1.1, 1.7))
+    return cam
 
 
 def _layers(face_down: bool, body: np.ndarray, back: np.ndarray, split: float):
@@ -217,9 +249,12 @@ def render_scene(
             kind = str(rng.choice(list(MIXED_P), p=list(MIXED_P.values())))
         layout = make_layout(rng, kind, faces)
         width, height = _frame_size(rng, size, layout)
-        _rotate_layout(
-            layout, float(rng.normal(0, 5) if rng.random() < 0.75 else rng.uniform(0, 360))
-        )
+        if kind == "table":  # the camera player's own seat: the table turns only a little
+            camera = camera or table_camera(rng)
+        else:
+            _rotate_layout(
+                layout, float(rng.normal(0, 5) if rng.random() < 0.75 else rng.uniform(0, 360))
+            )
     else:
         kind = layout.kind
         width, height = _frame_size(rng, size, layout)
@@ -243,6 +278,8 @@ def render_scene(
         img, surface = render_table(rng, cam, (x1, y1, x2, y2))
         if effects_on:
             draw_clutter(img, rng, cam, (x1 - 1, y1 - 1, x2 + 1, y2 + 1))
+            if kind == "table" and rng.random() < 0.5:
+                draw_console(img, rng, cam)
             if kind == "grid" and rng.random() < 0.35:
                 draw_tray(img, rng, cam, (x1, y1, x2, y2))
         effects.apply_shadows(img, [geometry.footprint(cam, m, light) for m in meshes], rng)
@@ -256,6 +293,9 @@ def render_scene(
         t, mesh = layout.tiles[i], meshes[i]
         layers, top_colour = _layers(t.face_down, faceset.body, back, split)
         geometry.draw_side_walls(img, top_mask, cam, mesh, layers, light, ambient)
+        if t.standing:
+            _draw_standing(img, top_mask, cam, mesh, faceset, t.true_code, (back, light, ambient))
+            continue
         geometry.draw_bevel(img, cam, mesh, TILE_T, top_colour, light, ambient)
         if t.face_down:
             geometry.fill_top(img, top_mask, cam, mesh, TILE_T, back * top_gain)
@@ -266,6 +306,8 @@ def render_scene(
     if effects_on:
         img = effects.photo_effects(img, top_mask, rng)
     meta = _labels(layout, meshes, cam, width, height)
+    if kind == "table":
+        meta["fourth_tile"] = layout.fourth_tile
     meta.update(
         style=style,
         kind=kind,
@@ -276,10 +318,33 @@ def render_scene(
     return Scene(img, meta)
 
 
+def _draw_standing(
+    img: np.ndarray,
+    top_mask: np.ndarray,
+    cam: Camera,
+    mesh: TileMesh,
+    faceset: FaceSet,
+    code: str,
+    shading: tuple[np.ndarray, np.ndarray, float],
+) -> None:
+    """A standing tile's face, or its back plate when the camera is behind it."""
+    back, light, ambient = shading
+    normal = mesh.face_normal()
+    if mesh.faces_camera(cam):
+        geometry.draw_bevel(img, cam, mesh, TILE_T, faceset.body, light, ambient)
+        gain = geometry.shade(normal, light, ambient)
+        geometry.warp_face(img, top_mask, cam, mesh, TILE_T, faceset.mips(code), gain)
+    else:
+        gain = geometry.shade(-normal, light, ambient)
+        geometry.fill_top(img, top_mask, cam, mesh, 0.0, back * gain)
+
+
 def _labels(layout: Layout, meshes: list[TileMesh], cam: Camera, width: int, height: int) -> dict:
     tiles = []
     for t, mesh in zip(layout.tiles, meshes, strict=True):
         box, corners = geometry.label_geometry(cam, mesh)
+        code = t.code if mesh.faces_camera(cam) else "back"
+        partial = box[0] < 0 or box[1] < 0 or box[2] > width or box[3] > height
         box = [
             max(0.0, box[0]),
             max(0.0, box[1]),
@@ -288,9 +353,9 @@ def _labels(layout: Layout, meshes: list[TileMesh], cam: Camera, width: int, hei
         ]
         tiles.append(
             {
-                "code": t.code,
+                "code": code,
                 "true_code": t.true_code,
-                "class": INDEX[t.code],
+                "class": INDEX[code],
                 "box": [round(v, 2) for v in box],
                 "corners": [[round(x, 2), round(y, 2)] for x, y in corners],
                 "sideways": t.sideways,
@@ -298,6 +363,9 @@ def _labels(layout: Layout, meshes: list[TileMesh], cam: Camera, width: int, hei
                 "stacked": t.level > 0,
                 "angle": round(t.angle % 360, 2),
                 "group": t.group,
+                "standing": t.standing,
+                "seat": t.seat,
+                "partial": partial,
             }
         )
     return {

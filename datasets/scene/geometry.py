@@ -126,27 +126,57 @@ FULL_QUAD = np.array(
 
 @dataclass
 class TileMesh:
-    """A placed tile's world geometry."""
+    """A placed tile's world geometry.
+
+    A lying tile is its outline in the table plane (`rot`, 2x2) extruded
+    upwards; a standing tile also has `axes` (3x3, columns: the face's right,
+    its up, and its outward normal in world coordinates), so the same local
+    outline and heights describe a tile stood on its bottom edge.
+    """
 
     rot: np.ndarray  # 2x2 local -> world
     origin: np.ndarray  # world (x, y, z of the tile's bottom)
+    axes: np.ndarray | None = None  # 3x3 local -> world, for a standing tile
 
     @classmethod
     def of(cls, p: Placement) -> TileMesh:
         a = np.radians(p.angle)
         rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-        return cls(rot, np.array([p.x, p.y, p.level * TILE_T]))
+        if not p.standing:
+            return cls(rot, np.array([p.x, p.y, p.level * TILE_T]))
+        away = rot @ np.array([0.0, 1.0])  # the face's "up" on the table: away from its player
+        right = np.array([*(rot @ np.array([1.0, 0.0])), 0.0])
+        normal = np.array([-away[0], -away[1], 0.0])  # the face looks at its player
+        axes = np.column_stack([right, (0.0, 0.0, 1.0), normal])
+        origin = np.array([p.x + away[0] * TILE_T / 2, p.y + away[1] * TILE_T / 2, TILE_D / 2])
+        return cls(rot, origin, axes)
 
     def points(self, local_xy: np.ndarray, z: float) -> np.ndarray:
+        if self.axes is not None:
+            local = np.column_stack([local_xy, np.full(len(local_xy), z)])
+            return local @ self.axes.T + self.origin
         xy = local_xy @ self.rot.T + self.origin[:2]
         return np.column_stack([xy, np.full(len(xy), self.origin[2] + z)])
 
     def normals(self) -> np.ndarray:
+        if self.axes is not None:
+            return np.column_stack([NORMALS, np.zeros(len(NORMALS))]) @ self.axes.T
         n = NORMALS @ self.rot.T
         return np.column_stack([n, np.zeros(len(n))])
 
+    def face_normal(self) -> np.ndarray:
+        """The outward normal of the tile's face (its top when lying)."""
+        return np.array([0.0, 0, 1]) if self.axes is None else self.axes[:, 2].copy()
+
     def centre(self) -> np.ndarray:
+        if self.axes is not None:
+            return self.origin + self.axes[:, 2] * TILE_T / 2
         return self.origin + (0, 0, TILE_T / 2)
+
+    def faces_camera(self, cam: Camera) -> bool:
+        """Whether the camera sees the face side of the tile (always, for a lying one)."""
+        centre = self.origin + self.face_normal() * TILE_T
+        return bool(self.face_normal() @ (cam.pos - centre) > 0)
 
 
 def shade(normal: np.ndarray, light: np.ndarray, ambient: float) -> float:
@@ -215,7 +245,7 @@ def draw_bevel(
     ambient: float,
 ) -> None:
     """The rounded top edge as a ring of quads tilted 45 degrees."""
-    normals = mesh.normals() * 0.7071 + np.array([0, 0, 0.7071])
+    normals = mesh.normals() * 0.7071 + mesh.face_normal() * 0.7071
     quads, cols = _ring(
         cam,
         mesh.points(OUTLINE, z_top - BEVEL),

@@ -121,7 +121,7 @@ def random_hand(rng: np.random.Generator, available: set[str], mix: str = "plain
             return hand
 
 
-def _meld_tiles(rng: np.random.Generator, meld: Meld) -> list[dict]:
+def meld_spec(rng: np.random.Generator, meld: Meld) -> list[dict]:
     """The tiles of a meld left to right: code, sideways, face-down, stacked."""
     codes = [CODES[t] for t in meld.tiles]
     spec = [{"code": c, "sideways": False, "face_down": False, "stacked": False} for c in codes]
@@ -172,7 +172,7 @@ def hand_layout(rng: np.random.Generator, hand: Hand, flowers: list[str]) -> Lay
 
     # melds: to the right of the hand, in a row in front, or to the left
     where = rng.choice(["right", "front", "left"], p=[0.5, 0.35, 0.15])
-    meld_specs = [_meld_tiles(rng, m) for m in hand.melds]
+    meld_specs = [meld_spec(rng, m) for m in hand.melds]
     meld_width = sum(
         sum(
             TILE_D if s["sideways"] and not s["stacked"] else (0 if s["stacked"] else TILE_W)

@@ -327,3 +327,35 @@ def draw_tray(
             cv2.LINE_AA,
             4,
         )
+
+
+def draw_console(img: np.ndarray, rng: np.random.Generator, cam: Camera) -> None:
+    """An automatic table's centre console: a dark square with its dice window and lights."""
+    half = float(rng.uniform(2.0, 2.8))
+    a = np.radians(rng.normal(0, 2))
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    square = np.array([(-half, -half), (half, -half), (half, half), (-half, half)]) @ rot.T
+    colour = rng.uniform(15, 70) * np.array([1.0, 1.0, 1.0]) + rng.uniform(-10, 10, 3)
+    px = in_front(cam, np.column_stack([square, np.zeros(4)]))
+    if px is None:
+        return
+    cv2.fillPoly(img, [np.round(px * 16).astype(np.int32)], colour.tolist(), cv2.LINE_AA, 4)
+    t = np.linspace(0, 2 * np.pi, 32, endpoint=False)
+    ring = np.column_stack([np.cos(t), np.sin(t)]) * half * rng.uniform(0.35, 0.55)
+    window = in_front(cam, np.column_stack([ring, np.zeros(len(ring))]))
+    if window is not None:
+        glass = np.clip(colour * rng.uniform(1.3, 2.5), 0, 255)
+        cv2.fillPoly(img, [np.round(window * 16).astype(np.int32)], glass.tolist(), cv2.LINE_AA, 4)
+    for k in range(4):  # a seat light on each side
+        centre = (
+            np.array([0.0, -half * 0.8])
+            @ np.array(
+                [
+                    [np.cos(k * np.pi / 2), -np.sin(k * np.pi / 2)],
+                    [np.sin(k * np.pi / 2), np.cos(k * np.pi / 2)],
+                ]
+            ).T
+        )
+        dot = in_front(cam, np.array([[*(centre @ rot.T), 0.0]]))
+        if dot is not None:
+            cv2.circle(img, tuple(np.round(dot[0]).astype(int)), 2, (40, 40, 220), -1, cv2.LINE_AA)

@@ -21,7 +21,10 @@ class Placement:
     `angle` is the in-plane rotation in degrees (counter-clockwise seen from
     above) of the face's "up" direction from +y, so 0 is a tile read by the
     player and 90 a sideways tile. `code` is what a viewer can see (`back`
-    for a face-down tile), `true_code` the tile itself.
+    for a face-down tile), `true_code` the tile itself. A `standing` tile
+    stands on its bottom edge with its face towards its player; `seat` is
+    whose tile it is at a whole table (0 the camera's, then 1, 2, 3 to the
+    right, opposite and left).
     """
 
     true_code: str
@@ -32,6 +35,8 @@ class Placement:
     sideways: bool = False
     level: int = 0
     group: str = ""
+    standing: bool = False
+    seat: int = 0
 
     @property
     def code(self) -> str:
@@ -47,6 +52,10 @@ class Layout:
     hand: str | None = None
     flowers: list[str] = field(default_factory=list)
     melds: list[dict] = field(default_factory=list)
+    #: index of the winning tile's kind (whole-table scenes)
+    winning: int | None = None
+    #: whether the three other copies of the winning tile lie face up on the table
+    fourth_tile: bool | None = None
 
     def bounds(self) -> tuple[float, float, float, float]:
         """x1, y1, x2, y2 of all tile centres, padded by one tile depth."""

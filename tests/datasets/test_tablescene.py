@@ -1,0 +1,79 @@
+"""Whole-table scenes: one tile set on the table, every group labelled, 和绝张 counted."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from datasets import render
+from datasets.scene.tablescene import table_layout
+from datasets.scene.types import Layout, Placement
+from scorer.tiles import CODES
+
+MAGENTA = (255, 0, 255)
+KINDS = set(CODES[:34])
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_table_holds_one_tile_set(seed: int) -> None:
+    layout = table_layout(np.random.default_rng(seed), KINDS | {f"{n}f" for n in range(1, 9)})
+    counts = Counter(t.true_code for t in layout.tiles if t.true_code in KINDS)
+    assert max(counts.values()) <= 4
+    assert sum(counts.values()) == 136  # what no hand or pond holds is still in the wall
+    groups = Counter(t.group for t in layout.tiles)
+    assert groups["discards"] >= 8
+    assert groups["other_hand"] + groups["other_meld"] >= 3 * 13
+    assert layout.hand and groups["winning"] == 1
+    assert {t.seat for t in layout.tiles if t.group == "discards"} == {0, 1, 2, 3}
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_fourth_tile_flag_counts_the_copies_shown(seed: int) -> None:
+    """和绝张 (seeds 002/003, fan 58): the other three copies lie face up in the ponds or
+    in exposed melds; a concealed kong's backs and the others' hands do not count."""
+    layout = table_layout(np.random.default_rng(seed), KINDS)
+    winning = CODES[layout.winning]
+    shown = sum(
+        1
+        for t in layout.tiles
+        if t.true_code == winning
+        and not t.face_down
+        and (t.group in ("discards", "other_meld") or t.group.startswith("meld"))
+    )
+    assert layout.fourth_tile == (shown >= 3)
+
+
+def test_some_tables_make_the_winning_tile_the_last_of_its_kind() -> None:
+    flags = [table_layout(np.random.default_rng(s), KINDS).fourth_tile for s in range(40)]
+    assert 5 <= sum(flags) <= 30
+
+
+def test_a_standing_tile_shows_its_face_only_to_its_side() -> None:
+    """A tile standing with its face to the camera is labelled by its face; seen from
+    behind, it is a back."""
+    cam = {"elevation": 35.0, "azimuth": 0.0, "roll": 0.0, "tile_px": 50.0, "fov": 50.0}
+    codes = []
+    for angle in (0.0, 180.0):  # facing the camera's player, then the player opposite
+        layout = Layout(kind="row", tiles=[Placement("5p", 0.0, 0.0, angle, standing=True)])
+        scene = render.render_scene(
+            np.random.default_rng(0), "builtin", 320, layout=layout, camera=cam, plain=MAGENTA
+        )
+        codes.append(scene.meta["tiles"][0]["code"])
+        drawn = np.abs(scene.image.astype(int) - MAGENTA).sum(axis=2) > 30
+        x1, y1, x2, y2 = scene.meta["tiles"][0]["box"]
+        ys, xs = np.nonzero(drawn)
+        assert xs.min() >= x1 - 2 and xs.max() <= x2 + 2 and ys.min() >= y1 - 2
+        assert ys.max() <= y2 + 2
+        assert (y2 - y1) > (x2 - x1)  # standing: taller than wide in the picture
+    assert codes == ["5p", "back"]
+
+
+def test_a_table_scene_renders_with_its_labels() -> None:
+    scene = render.render_scene(np.random.default_rng(3), "builtin", 640, "table")
+    meta = scene.meta
+    assert meta["kind"] == "table" and isinstance(meta["fourth_tile"], bool)
+    groups = Counter(t["group"] for t in meta["tiles"])
+    assert groups["winning"] == 1 and groups["wall"] + groups["discards"] > 20
+    assert all("seat" in t and "partial" in t for t in meta["tiles"])
