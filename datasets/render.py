@@ -31,10 +31,15 @@ Output, one stem per scene (``<seed>_<index>``):
   ``box`` [x1, y1, x2, y2] pixels, ``corners`` (the top face's four
   corners in pixels, in reading order of the face: top-left, top-right,
   bottom-right, bottom-left), ``sideways``, ``face_down``, ``stacked``
-  (the fourth tile of a promoted kong lying on the sideways one),
+  (the fourth tile of a promoted kong lying on the sideways one, a wall's
+  upper tile), ``under`` (a tile with another lying on it), ``standing``,
+  ``seat`` (whose tile at a whole table), ``partial`` (cut by the picture's
+  edge),
   ``angle`` (degrees, the face's rotation on the table) and ``group``
   (``concealed``, ``winning``, ``meldN``, ``flower``, ``grid``, ``row``,
-  ``pile``).
+  ``pile``; at a whole table also ``discards``, ``wall``, ``other_hand``,
+  ``other_meld``); for ``kind == "table"`` also ``fourth_tile`` (the winning
+  tile's other three copies lie face up on the table: 和绝张).
 """
 
 from __future__ import annotations
@@ -341,6 +346,7 @@ def _draw_standing(
 
 def _labels(layout: Layout, meshes: list[TileMesh], cam: Camera, width: int, height: int) -> dict:
     tiles = []
+    tops = {(round(t.x, 2), round(t.y, 2)) for t in layout.tiles if t.level > 0}
     for t, mesh in zip(layout.tiles, meshes, strict=True):
         box, corners = geometry.label_geometry(cam, mesh)
         code = t.code if mesh.faces_camera(cam) else "back"
@@ -361,6 +367,7 @@ def _labels(layout: Layout, meshes: list[TileMesh], cam: Camera, width: int, hei
                 "sideways": t.sideways,
                 "face_down": t.face_down,
                 "stacked": t.level > 0,
+                "under": t.level == 0 and (round(t.x, 2), round(t.y, 2)) in tops,
                 "angle": round(t.angle % 360, 2),
                 "group": t.group,
                 "standing": t.standing,

@@ -1,0 +1,215 @@
+"""Whole-table scenes: every tile found, kinds named right, the winner's hand, 和绝张.
+
+The scenes come from `python -m datasets.render --styles heldout --kind table
+--count 200 --seed 2 --size 1600 --out DIR`. Each found tile is matched to
+the scene's labelled tiles (IoU at least 0.5, best first); a label matched by
+none is a tile missed, a found tile matching none a false tile. Every tile
+in view counts, of any kind, face up or down, standing or lying; a wall's
+lower tile, mostly hidden under the upper one, counts too and is also shown
+apart. The winner's hand is exact when the notation read equals the
+rendered one; 和绝张 is right when `fourth_tile_seen` equals the scene's
+count of the winning tile's other copies shown face up.
+
+`--detector-only` measures the detector alone at each input size of
+`--sizes` (long side, px): recall and precision by tile group and by the
+tiles' short side in the photo, to see where tiles are lost.
+
+    python -m bench.bench_table DIR [--limit N] [--detector-only --sizes 512,1024,1280]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+MATCH_IOU = 0.5
+SIZE_BINS = (0, 12, 18, 25, 35, 50, 80, 10_000)
+
+
+def _iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    a, b = a.reshape(-1, 1, 4), b.reshape(1, -1, 4)
+    iw = np.clip(np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0]), 0, None)
+    ih = np.clip(np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]), 0, None)
+    inter = iw * ih
+    area = lambda x: (x[..., 2] - x[..., 0]) * (x[..., 3] - x[..., 1])  # noqa: E731
+    return inter / np.maximum(area(a) + area(b) - inter, 1e-9)
+
+
+def match(truth: list[list[float]], found: list[list[float]]) -> list[tuple[int, int]]:
+    """Greedy one-to-one pairs (truth index, found index) with IoU >= MATCH_IOU, best first."""
+    if not truth or not found:
+        return []
+    iou = _iou_matrix(np.array(truth, float), np.array(found, float))
+    pairs, used_t, used_f = [], set(), set()
+    for flat in np.argsort(-iou, axis=None):
+        ti, fi = divmod(int(flat), iou.shape[1])
+        if iou[ti, fi] < MATCH_IOU:
+            break
+        if ti in used_t or fi in used_f:
+            continue
+        pairs.append((ti, fi))
+        used_t.add(ti)
+        used_f.add(fi)
+    return pairs
+
+
+def _labels(meta: dict) -> list[dict]:
+    """The scene's tiles in view (a box of at least 2 px each way)."""
+    return [
+        t
+        for t in meta["tiles"]
+        if t["box"][2] - t["box"][0] >= 2 and t["box"][3] - t["box"][1] >= 2
+    ]
+
+
+def _group_of(tile: dict) -> str:
+    group = tile["group"]
+    if group == "wall":
+        return "wall (lower)" if tile.get("under") else "wall (upper)"
+    if group == "other_hand":
+        return "other hand (standing)" if tile.get("standing") else "other hand (lying)"
+    if group in ("discards", "other_meld"):
+        return group
+    return "winner's hand"
+
+
+def _size_bin(tile: dict) -> str:
+    x1, y1, x2, y2 = tile["box"]
+    short = min(x2 - x1, y2 - y1)
+    for lo, hi in zip(SIZE_BINS, SIZE_BINS[1:], strict=False):
+        if lo <= short < hi:
+            return f"{lo}-{hi} px" if hi < 10_000 else f"{lo}+ px"
+    return "?"
+
+
+class Tally:
+    """Found / missed / false counts by a key."""
+
+    def __init__(self) -> None:
+        self.hit: Counter = Counter()
+        self.total: Counter = Counter()
+        self.false = 0
+        self.found = 0
+
+    def add(self, labels: list[dict], found: int, pairs: list[tuple[int, int]], key) -> None:
+        matched = {ti for ti, _ in pairs}
+        for i, t in enumerate(labels):
+            self.total[key(t)] += 1
+            self.hit[key(t)] += i in matched
+        self.found += found
+        self.false += found - len(pairs)
+
+    def recall(self) -> float:
+        return sum(self.hit.values()) / max(1, sum(self.total.values()))
+
+    def precision(self) -> float:
+        return 1 - self.false / max(1, self.found)
+
+    def rows(self) -> list[str]:
+        return [
+            f"  {k:24s} {self.hit[k]:6d}/{self.total[k]:<6d} {self.hit[k] / self.total[k]:.3f}"
+            for k in sorted(self.total)
+        ]
+
+
+def _scenes(root: Path, limit: int | None) -> list[tuple[Path, dict]]:
+    metas = sorted((root / "meta").glob("*.json"))[:limit]
+    out = []
+    for m in metas:
+        meta = json.loads(m.read_text())
+        out.append((root / "images" / f"{m.stem}.jpg", meta))
+    return out
+
+
+def detector_only(scenes: list[tuple[Path, dict]], sizes: list[int]) -> None:
+    """Recall and precision of the bundled detector at each input size."""
+    from vision.detect import Detector, decode, prepare
+
+    det = Detector()
+    for size in sizes:
+        by_group, by_size, seconds = Tally(), Tally(), 0.0
+        for path, meta in scenes:
+            image = cv2.imread(str(path))
+            started = time.perf_counter()
+            x, scale = prepare(image, size)
+            raw = det.session.run(None, {det.input_name: x})[0]
+            found = decode(raw, scale, image.shape[:2], det.threshold, det.nms_iou)
+            seconds += time.perf_counter() - started
+            labels = _labels(meta)
+            pairs = match([t["box"] for t in labels], [list(d.box) for d in found])
+            by_group.add(labels, len(found), pairs, _group_of)
+            by_size.add(labels, len(found), pairs, _size_bin)
+        print(
+            f"input {size} px: recall {by_group.recall():.3f}, precision "
+            f"{by_group.precision():.3f}, {seconds / len(scenes) * 1000:.0f} ms a photo"
+        )
+        print("\n".join(by_group.rows()))
+        print("\n".join(by_size.rows()))
+
+
+def whole(scenes: list[tuple[Path, dict]]) -> None:
+    """The whole reader: tiles found and named, the winner's hand, 和绝张."""
+    from vision.pipeline import recognize_image
+
+    tiles, kinds_right, kinds_total = Tally(), 0, 0
+    hands, fourth_right, fourth_total, seconds = 0, 0, 0, []
+    misses: Counter = Counter()
+    for path, meta in scenes:
+        image = cv2.imread(str(path))
+        started = time.perf_counter()
+        out = recognize_image(image, path.name)
+        seconds.append(time.perf_counter() - started)
+        found = list(out["tiles"]) + [t for g in out.get("ignored", []) for t in g["tiles"]]
+        labels = _labels(meta)
+        pairs = match([t["box"] for t in labels], [t["box"] for t in found])
+        tiles.add(labels, len(found), pairs, _group_of)
+        for ti, fi in pairs:
+            kinds_total += 1
+            kinds_right += labels[ti]["code"] == found[fi]["tile"]
+        hands += out.get("hand") == meta["hand"]
+        if out.get("hand") != meta["hand"]:
+            misses[meta["style"]] += 1
+        if meta.get("fourth_tile") is not None:
+            fourth_total += 1
+            fourth_right += out.get("fourth_tile_seen") is meta["fourth_tile"]
+    n = len(scenes)
+    print(f"{n} scenes")
+    print(f"tiles found: recall {tiles.recall():.3f}, precision {tiles.precision():.3f}")
+    print("\n".join(tiles.rows()))
+    print(
+        f"kinds named right: {kinds_right}/{kinds_total} ({kinds_right / max(1, kinds_total):.3f})"
+    )
+    print(
+        f"winner's hand exact: {hands}/{n} ({hands / max(1, n):.3f}); missed by style {dict(misses)}"
+    )
+    print(f"和绝张 right: {fourth_right}/{fourth_total}")
+    print(f"seconds a photo: median {np.median(seconds):.2f}, max {max(seconds):.2f}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="python -m bench.bench_table", description=__doc__.split("\n")[0]
+    )
+    ap.add_argument("dir", type=Path)
+    ap.add_argument("--limit", type=int)
+    ap.add_argument("--detector-only", action="store_true")
+    ap.add_argument("--sizes", default="512,1024,1280")
+    args = ap.parse_args(argv)
+    scenes = _scenes(args.dir, args.limit)
+    if not scenes:
+        ap.error(f"no scenes in {args.dir}/meta")
+    if args.detector_only:
+        detector_only(scenes, [int(s) for s in args.sizes.split(",")])
+    else:
+        whole(scenes)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
