@@ -5,8 +5,9 @@ The scenes come from `python -m datasets.render --styles heldout --kind table
 the scene's labelled tiles (IoU at least 0.5, best first); a label matched by
 none is a tile missed, a found tile matching none a false tile. Every tile
 in view counts, of any kind, face up or down, standing or lying; a wall's
-lower tile, mostly hidden under the upper one, counts too and is also shown
-apart. The winner's hand is exact when the notation read equals the
+lower tile, mostly hidden under the upper one, counts too (by the part of it
+in view, as every tile partly hidden: `datasets.render.label_box`) and is
+also shown apart. The winner's hand is exact when the notation read equals the
 rendered one; 和绝张 is right when `fourth_tile_seen` equals the scene's
 count of the winning tile's other copies shown face up.
 
@@ -27,6 +28,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
+from datasets.render import label_box
 
 MATCH_IOU = 0.5
 SIZE_BINS = (0, 12, 18, 25, 35, 50, 80, 10_000)
@@ -60,12 +63,13 @@ def match(truth: list[list[float]], found: list[list[float]]) -> list[tuple[int,
 
 
 def _labels(meta: dict) -> list[dict]:
-    """The scene's tiles in view (a box of at least 2 px each way)."""
-    return [
-        t
-        for t in meta["tiles"]
-        if t["box"][2] - t["box"][0] >= 2 and t["box"][3] - t["box"][1] >= 2
-    ]
+    """The scene's tiles in view, each with the box a detector should find (`label_box`)."""
+    out = []
+    for t in meta["tiles"]:
+        box = label_box(t, meta["kind"])
+        if box[2] - box[0] >= 2 and box[3] - box[1] >= 2:
+            out.append({**t, "box": box})
+    return out
 
 
 def _group_of(tile: dict) -> str:

@@ -311,6 +311,7 @@ def render_scene(
     if effects_on:
         img = effects.photo_effects(img, top_mask, rng)
     meta = _labels(layout, meshes, cam, width, height)
+    _visible_parts(meta["tiles"], meshes, order, cam, (height, width))
     if kind == "table":
         meta["fourth_tile"] = layout.fourth_tile
     meta.update(
@@ -342,6 +343,35 @@ def _draw_standing(
     else:
         gain = geometry.shade(-normal, light, ambient)
         geometry.fill_top(img, top_mask, cam, mesh, 0.0, back * gain)
+
+
+def _visible_parts(
+    tiles: list[dict], meshes: list[TileMesh], order: list[int], cam: Camera, shape: tuple
+) -> None:
+    """Add each tile's `visible` share and `visible_box`: its silhouettes painted in drawing
+    order, what is left of each (a wall's lower tile shows only a strip of its side)."""
+    ids = np.zeros(shape, np.int32)
+    hulls = {}
+    for i in order:
+        pts = cam.project(_mesh_points(meshes[i]))
+        hulls[i] = cv2.convexHull(np.round(pts).astype(np.int32))
+        cv2.fillConvexPoly(ids, hulls[i], i + 1)
+    for i, tile in enumerate(tiles):
+        x, y, w, h = cv2.boundingRect(hulls[i])
+        x1, y1 = max(x, 0), max(y, 0)
+        mine = ids[y1 : max(y1, y + h), x1 : max(x1, x + w)] == i + 1
+        area = max(float(cv2.contourArea(hulls[i])), 1.0)
+        ys, xs = np.nonzero(mine)
+        tile["visible"] = round(min(1.0, len(xs) / area), 3)
+        tile["visible_box"] = (
+            [float(x1 + xs.min()), float(y1 + ys.min()), float(x1 + xs.max() + 1),
+             float(y1 + ys.max() + 1)]
+            if len(xs) else [0.0, 0.0, 0.0, 0.0]
+        )  # fmt: skip
+
+
+def _mesh_points(mesh: TileMesh) -> np.ndarray:
+    return np.vstack([mesh.points(geometry.OUTLINE, 0.0), mesh.points(geometry.OUTLINE, TILE_T)])
 
 
 def _labels(layout: Layout, meshes: list[TileMesh], cam: Camera, width: int, height: int) -> dict:
@@ -406,12 +436,25 @@ def read_yolo(path: Path, width: int, height: int) -> list[tuple[int, Box]]:
     return out
 
 
+#: at a whole table, a tile showing less than this share of itself is labelled by the part
+#: in view; one showing less than HIDDEN is not labelled (nothing of it can be found)
+PARTLY_HIDDEN, HIDDEN = 0.85, 0.08
+
+
+def label_box(tile: dict, kind: str) -> list[float]:
+    """The box a detector should find for a tile: its whole body, or at a whole table the
+    part in view of a tile hidden in part (zero-sized for one hidden almost whole)."""
+    if kind != "table" or "visible" not in tile or tile["visible"] >= PARTLY_HIDDEN:
+        return tile["box"]
+    return tile["visible_box"] if tile["visible"] >= HIDDEN else [0.0, 0.0, 0.0, 0.0]
+
+
 def yolo_lines(meta: dict) -> list[str]:
     """The YOLO label lines of a scene's tiles."""
     w, h = meta["width"], meta["height"]
     lines = []
     for t in meta["tiles"]:
-        x1, y1, x2, y2 = t["box"]
+        x1, y1, x2, y2 = label_box(t, meta["kind"])
         if x2 - x1 < 1 or y2 - y1 < 1:
             continue
         lines.append(

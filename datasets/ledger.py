@@ -1,0 +1,93 @@
+"""Training that accumulates: one committed checkpoint per model and a log of every run.
+
+These machines have two cores and only sometimes a GPU, so no single run
+trains a model to the end. Each run starts from `models/checkpoints/NAME.pt`
+(the weights, the optimizer's moments and the steps and seconds trained so
+far), trains for its time budget, writes the checkpoint back and appends one
+line to `models/checkpoints/log.jsonl`: the model, the steps before and
+after, the minutes, the device, the data and the figures measured at the
+end. The shipped ONNX file is exported from the same weights, so the next
+run continues the model that ships.
+
+The weights are stored in float32 and the optimizer's moments in bfloat16,
+which keeps a 1.2 M-parameter checkpoint near 10 MB.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import torch
+import torch.nn as nn
+
+CHECKPOINTS = Path(__file__).resolve().parents[1] / "models" / "checkpoints"
+LOG = CHECKPOINTS / "log.jsonl"
+
+
+def _small(state: dict) -> dict:
+    """The optimizer state with its moment tensors in bfloat16."""
+    out = {"param_groups": state["param_groups"], "state": {}}
+    for key, slot in state["state"].items():
+        out["state"][key] = {
+            k: v.to(torch.bfloat16) if torch.is_tensor(v) and v.numel() > 1 else v
+            for k, v in slot.items()
+        }
+    return out
+
+
+def _full(state: dict) -> dict:
+    out = {"param_groups": state["param_groups"], "state": {}}
+    for key, slot in state["state"].items():
+        out["state"][key] = {
+            k: v.float() if torch.is_tensor(v) and v.dtype == torch.bfloat16 else v
+            for k, v in slot.items()
+        }
+    return out
+
+
+def save(
+    path: Path, model: nn.Module, opt: torch.optim.Optimizer, steps: int, seconds: float
+) -> None:
+    """Write the checkpoint atomically (a killed run leaves the previous one whole)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    state = {
+        "model": {k: v.detach().cpu() for k, v in model.state_dict().items()},
+        "optimizer": _small(opt.state_dict()),
+        "steps": int(steps),
+        "seconds": float(seconds),
+    }
+    tmp = path.with_suffix(".tmp")
+    torch.save(state, tmp)
+    tmp.replace(path)
+
+
+def load(path: Path, model: nn.Module, opt: torch.optim.Optimizer | None) -> tuple[int, float]:
+    """Load weights (and the optimizer's state when given); the steps and seconds so far."""
+    state = torch.load(path, map_location="cpu", weights_only=True)
+    model.load_state_dict(state["model"])
+    if opt is not None and state.get("optimizer"):
+        opt.load_state_dict(_full(state["optimizer"]))
+    return int(state.get("steps", 0)), float(state.get("seconds", 0.0))
+
+
+def append_log(entry: dict, log: Path = LOG) -> None:
+    """One run's line: what it trained on, how long, and what it measured."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    entry = {"date": time.strftime("%Y-%m-%d %H:%M", time.gmtime()), **entry}
+    with log.open("a", encoding="utf-8") as f:
+        f.write(json.dumps(entry, ensure_ascii=False) + "\n")
+
+
+def totals(model: str, log: Path = LOG) -> dict[str, float]:
+    """Runs, steps and hours a model has had, summed over the log."""
+    runs = steps = seconds = 0
+    if log.is_file():
+        for line in log.read_text(encoding="utf-8").splitlines():
+            entry = json.loads(line)
+            if entry.get("model") == model:
+                runs += 1
+                steps += entry.get("steps_after", 0) - entry.get("steps_before", 0)
+                seconds += entry.get("seconds", 0.0)
+    return {"runs": runs, "steps": steps, "hours": round(seconds / 3600, 2)}
