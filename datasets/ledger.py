@@ -48,28 +48,38 @@ def _full(state: dict) -> dict:
 
 
 def save(
-    path: Path, model: nn.Module, opt: torch.optim.Optimizer, steps: int, seconds: float
+    path: Path,
+    model: nn.Module,
+    opt: torch.optim.Optimizer,
+    steps: int,
+    seconds: float,
+    extra: dict | None = None,
 ) -> None:
-    """Write the checkpoint atomically (a killed run leaves the previous one whole)."""
+    """Write the checkpoint atomically (a killed run leaves the previous one whole); `extra`
+    holds what the trainer needs to rebuild the run (say, norms kept frozen)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     state = {
         "model": {k: v.detach().cpu() for k, v in model.state_dict().items()},
         "optimizer": _small(opt.state_dict()),
         "steps": int(steps),
         "seconds": float(seconds),
+        "extra": extra or {},
     }
     tmp = path.with_suffix(".tmp")
     torch.save(state, tmp)
     tmp.replace(path)
 
 
-def load(path: Path, model: nn.Module, opt: torch.optim.Optimizer | None) -> tuple[int, float]:
-    """Load weights (and the optimizer's state when given); the steps and seconds so far."""
+def load(
+    path: Path, model: nn.Module, opt: torch.optim.Optimizer | None
+) -> tuple[int, float, dict]:
+    """Load weights (and the optimizer's state when given); the steps and seconds so far
+    and the trainer's `extra`."""
     state = torch.load(path, map_location="cpu", weights_only=True)
     model.load_state_dict(state["model"])
     if opt is not None and state.get("optimizer"):
         opt.load_state_dict(_full(state["optimizer"]))
-    return int(state.get("steps", 0)), float(state.get("seconds", 0.0))
+    return int(state.get("steps", 0)), float(state.get("seconds", 0.0)), state.get("extra", {})
 
 
 def append_log(entry: dict, log: Path = LOG) -> None:

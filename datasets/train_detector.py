@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -26,8 +27,12 @@ from datasets.label_check import box_iou, usable
 from datasets.loader import stream
 from datasets.onnx_init import evaluating, freeze_norms, load_folded
 from datasets.render import read_yolo
+from datasets import ledger
 from datasets.views import CROP, make_targets, random_view
 from vision.detect import MEAN, STD
+
+#: the detector's input (long side) for a photo of a whole table, whose tiles are small
+TABLE_INPUT = 1280
 
 
 def conv_bn(cin: int, cout: int, k: int = 3, s: int = 1) -> nn.Sequential:
@@ -122,10 +127,46 @@ def focal_loss(logit: torch.Tensor, heat: torch.Tensor, ignore: torch.Tensor) ->
     return -(pos_loss.sum() + neg_loss.sum()) / n
 
 
-def batch(imgs, boxes_list, idx, rng, halves=None):
+@dataclass
+class TableSet:
+    """Whole-table renders, kept as JPEG bytes and decoded for each view: a table's tiles
+    are small, so its views are taken at the larger input the reader gives such a photo."""
+
+    jpegs: list[bytes] = field(default_factory=list)
+    boxes: list[np.ndarray] = field(default_factory=list)
+    long_side: int = TABLE_INPUT
+
+    def view(self, i: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        img = cv2.imdecode(np.frombuffer(self.jpegs[i], np.uint8), cv2.IMREAD_COLOR)
+        return random_view(img, self.boxes[i], rng, long_side=self.long_side)
+
+
+def load_table(root: Path, limit: int, seed: int) -> TableSet:
+    """Whole-table renders with their YOLO boxes (the part in view of a tile partly hidden)."""
+    paths = sorted((root / "images").glob("*.jpg"))
+    np.random.default_rng(seed).shuffle(paths)
+    table = TableSet()
+    for p in tqdm(paths[:limit], desc="load tables", mininterval=5):
+        data = p.read_bytes()
+        img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        if img is None:
+            continue
+        h, w = img.shape[:2]
+        b = [box for _, box in read_yolo(root / "labels" / (p.stem + ".txt"), w, h)]
+        if b:
+            table.jpegs.append(data)
+            table.boxes.append(np.array(b, np.float32))
+    return table
+
+
+def batch(imgs, boxes_list, idx, rng, halves=None, table: TableSet | None = None):
+    """Training views of the photos `idx` picks; indices past `imgs` are whole tables."""
     xs, hs, rs, ms, igs = [], [], [], [], []
     for i in idx:
-        img, b = random_view(imgs[i], boxes_list[i], rng, halves[i] if halves is not None else None)
+        if i >= len(imgs):
+            img, b = table.view(i - len(imgs), rng)
+        else:
+            img, b = random_view(imgs[i], boxes_list[i], rng, halves[i] if halves else None)
         img = photometric(img, rng)
         heat, reg, mask, ign = make_targets(b, CROP)
         xs.append(to_tensor(img))
@@ -146,19 +187,28 @@ def loss_fn(out, heat, reg, mask, ign):
     return lh, lwh, loff
 
 
-def evaluate(model: nn.Module, samples: list[Sample], imgs: list[np.ndarray]) -> dict[str, float]:
-    """Detector precision/recall at IoU 0.5 using the same decoding as run time."""
-    from vision.detect import decode, prepare
+def evaluate(
+    model: nn.Module,
+    samples: list[Sample] | list[np.ndarray],
+    imgs: list[np.ndarray],
+    size: int | None = None,
+) -> dict[str, float]:
+    """Detector precision/recall at IoU 0.5 using the same decoding as run time, each photo
+    at input `size` (default the reader's); `samples` are cmd-v4 samples or pixel boxes."""
+    from vision.detect import INFER_SIZE, decode, prepare
 
     device = next(model.parameters()).device
     tp = fp = n_gt = 0
     with evaluating(model), torch.no_grad():
         for s, img in zip(samples, imgs, strict=True):
-            x, scale = prepare(img)
+            x, scale = prepare(img, size or INFER_SIZE)
             out = model(torch.from_numpy(x).to(device)).cpu().numpy()
             dets = decode(out, scale, img.shape[:2])
             h, w = img.shape[:2]
-            gt = np.array(s.boxes, np.float32) * np.array([w, h, w, h], np.float32)
+            if isinstance(s, np.ndarray):
+                gt = s
+            else:
+                gt = np.array(s.boxes, np.float32) * np.array([w, h, w, h], np.float32)
             n_gt += len(gt)
             used = np.zeros(len(gt), bool)
             for d in dets:
@@ -204,98 +254,132 @@ def halve(imgs: list[np.ndarray]) -> list[np.ndarray]:
     ]
 
 
-def train(args: argparse.Namespace) -> None:
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
+@dataclass
+class Data:
+    """What one training run draws its views from, and the photos its checks read."""
+
+    imgs: list[np.ndarray]
+    boxes: list[np.ndarray]
+    halves: list[np.ndarray]
+    table: TableSet
+    pick: np.ndarray  # probability of each photo (and each table) to give a view
+    n_real: int
+    checks: dict[str, tuple[list, list[np.ndarray], int | None]]
+    about: dict
+
+
+def _pick(n_real: int, n_render: int, n_table: int, render_share: float, table_share: float):
+    """Each view comes from a table with probability table_share, a render with
+    render_share, else a real photo (the shares of sources that are absent go to photos)."""
+    shares = [1.0 - render_share * (n_render > 0) - table_share * (n_table > 0)]
+    shares += [render_share if n_render else 0.0, table_share if n_table else 0.0]
+    pick = np.concatenate(
+        [
+            np.full(n, share / max(n, 1))
+            for n, share in zip((n_real, n_render, n_table), shares, strict=True)
+        ]
+    )
+    return pick / pick.sum()
+
+
+def load_data(args: argparse.Namespace) -> Data:
     train_s = load_split("train", args.data)
     if not args.keep_all:
         train_s = usable(train_s)
     if args.limit:
         train_s = train_s[: args.limit]
     imgs = load_images(train_s)
-    boxes_list = [
+    boxes = [
         np.array(s.boxes, np.float32) * np.array([im.shape[1], im.shape[0]] * 2, np.float32)
         for s, im in zip(train_s, imgs, strict=True)
     ]
-    n_real = len(imgs)
+    n_real, n_render = len(imgs), 0
     if args.render and Path(args.render).is_dir():
         rimgs, rboxes = load_render(Path(args.render), args.render_images, args.seed)
-        imgs, boxes_list = imgs + rimgs, boxes_list + rboxes
-    halves = halve(imgs)
+        imgs, boxes, n_render = imgs + rimgs, boxes + rboxes, len(rimgs)
+    table = TableSet()
+    checks: dict[str, tuple[list, list[np.ndarray], int | None]] = {}
+    if args.table and Path(args.table).is_dir():
+        table = load_table(Path(args.table), args.table_images + args.table_checks, args.seed)
+        k = min(args.table_checks, len(table.jpegs) // 5)
+        decode = [
+            cv2.imdecode(np.frombuffer(j, np.uint8), cv2.IMREAD_COLOR) for j in table.jpegs[:k]
+        ]
+        checks["table"] = (table.boxes[:k], decode, TABLE_INPUT)
+        table = TableSet(table.jpegs[k:], table.boxes[k:])
     try:  # a small valid subset shows progress; a data bundle may leave valid out
         valid_s = load_split("valid", args.data)
     except FileNotFoundError:
         valid_s = []
-    vsub = valid_s[:: max(1, len(valid_s) // args.eval_images)] if valid_s else []
-    vimgs = load_images(vsub)
-    steps_per_epoch = args.steps_per_epoch or math.ceil(n_real / args.batch)
-    # each view comes from a render with probability render_share, else from a real photo
-    pick = np.full(
-        len(imgs), (1 - args.render_share) / n_real if len(imgs) > n_real else 1 / n_real
-    )
-    if len(imgs) > n_real:
-        pick[n_real:] = args.render_share / (len(imgs) - n_real)
-    pick /= pick.sum()
+    if valid_s:
+        vsub = valid_s[:: max(1, len(valid_s) // args.eval_images)]
+        checks["valid"] = (vsub, load_images(vsub), None)
+    pick = _pick(n_real, n_render, len(table.jpegs), args.render_share, args.table_share)
+    about = {"cmd-v4 train": n_real, "renders": f"{n_render} from {args.render}",
+             "tables": f"{len(table.jpegs)} from {args.table}"}  # fmt: skip
+    return Data(imgs, boxes, halve(imgs), table, pick, n_real, checks, about)
 
-    def make(r: np.random.Generator):
-        return batch(imgs, boxes_list, r.choice(len(imgs), args.batch, p=pick), r, halves)
 
-    device = torch.device(args.device)
-    batches = stream(make, args.workers, args.seed, pin=device.type == "cuda")
+def start_model(args: argparse.Namespace, device: torch.device):
+    """The network and its optimizer: from the run's checkpoint when there is one (its steps
+    and seconds so far), else from `--init`."""
     model = TileNet()
+    frozen = False
     if args.init and args.init.endswith(".onnx"):  # fine-tune the shipped detector
         load_folded(model, Path(args.init), torch.zeros(1, 3, 64, 64))
-        freeze_norms(model)
-    elif args.init:  # continue from an earlier run
+        frozen = True
+    elif args.init:  # continue from an earlier run's weights
         model.load_state_dict(torch.load(args.init, map_location="cpu"))
-    model = model.to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    total = steps_per_epoch * args.epochs
-    budget = args.max_minutes * 60
+    steps, seconds = 0, 0.0
+    resume = Path(args.resume) if args.resume else None
+    if resume is not None and resume.is_file():
+        steps, seconds, extra = ledger.load(resume, model, opt)
+        frozen = bool(extra.get("frozen_norms", frozen))
+        print(f"resumed {resume}: {steps} steps, {seconds / 3600:.2f} h so far", flush=True)
+    if frozen:
+        freeze_norms(model)
+    return model.to(device), opt, steps, seconds, frozen
+
+
+def check(model: nn.Module, data: Data) -> dict[str, dict[str, float]]:
+    """Precision and recall on each check set (the valid subset, held-aside tables)."""
+    return {
+        name: {k: round(v, 4) for k, v in evaluate(model, s, imgs, size).items()}
+        for name, (s, imgs, size) in data.checks.items()
+    }
+
+
+def train(args: argparse.Namespace) -> None:
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    data = load_data(args)
+    device = torch.device(args.device)
+    model, opt, steps_before, seconds_before, frozen = start_model(args, device)
+
+    def make(r: np.random.Generator):
+        idx = r.choice(len(data.pick), args.batch, p=data.pick)
+        return batch(data.imgs, data.boxes, idx, r, data.halves, data.table)
+
+    batches = stream(make, args.workers, args.seed + steps_before, pin=device.type == "cuda")
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
+    steps_per_epoch = args.steps_per_epoch or math.ceil(data.n_real / args.batch)
+    run = Run(args, model, opt, steps_per_epoch * args.epochs, steps_before, seconds_before)
+    before = check(model, data)
+    print(f"before: {before}", flush=True)
     best = -1.0
-    start = time.time()
     for epoch in range(args.epochs):
-        bar = tqdm(
-            range(steps_per_epoch), desc=f"det epoch {epoch + 1}/{args.epochs}", mininterval=10
-        )
-        run = np.zeros(3)
-        for step in bar:
-            x, heat, reg, mask, ign = (t.to(device, non_blocking=True) for t in next(batches))
-            out = model(x)
-            lh, lwh, loff = loss_fn(out, heat, reg, mask, ign)
-            loss = lh + lwh + loff
-            opt.zero_grad()
-            loss.backward()
-            progress = (epoch * steps_per_epoch + step) / total
-            if budget:  # finish the schedule within the time budget on a slow machine
-                progress = max(progress, (time.time() - start) / budget)
-            set_lr(opt, args.lr, progress)
-            opt.step()
-            now = np.array([lh.item(), lwh.item(), loff.item()])
-            run = 0.95 * run + 0.05 * now if step else now
-            if budget and time.time() - start > budget:  # stop mid-epoch on time
-                break
-            bar.set_postfix(heat=f"{run[0]:.3f}", wh=f"{run[1]:.3f}", off=f"{run[2]:.3f}")
+        losses = run.epoch(batches, steps_per_epoch, f"det epoch {epoch + 1}/{args.epochs}", device)
         torch.save(model.state_dict(), out_dir / "detector_last.pt")
-        if vsub:
-            m = evaluate(model, vsub, vimgs)
-            f1 = 2 * m["precision"] * m["recall"] / max(m["precision"] + m["recall"], 1e-9)
-            print(
-                f"epoch {epoch + 1} {time.time() - start:.0f}s loss {run.round(3).tolist()} valid-subset P={m['precision']:.3f} R={m['recall']:.3f} F1={f1:.3f}",
-                flush=True,
-            )
-        else:
-            f1 = epoch  # no valid data: the latest epoch counts as the best
-            print(
-                f"epoch {epoch + 1} {time.time() - start:.0f}s loss {run.round(3).tolist()}",
-                flush=True,
-            )
+        run.save(frozen)
+        figures = check(model, data)
+        f1 = _f1(figures.get("valid")) if "valid" in figures else epoch
+        print(f"epoch {epoch + 1} {run.elapsed():.0f}s loss {losses} {figures}", flush=True)
         if f1 > best:
             best = f1
             torch.save(model.state_dict(), out_dir / "detector_best.pt")
-        if budget and time.time() - start > budget:
+        if run.out_of_time():
             print("time budget reached", flush=True)
             break
     final = out_dir / ("detector_last.pt" if args.keep == "last" else "detector_best.pt")
@@ -303,6 +387,73 @@ def train(args: argparse.Namespace) -> None:
     model.cpu()
     export_onnx(model, Path(args.export))
     print(f"exported {args.export} from {final.name} (best subset F1 {best:.3f})", flush=True)
+    if args.resume:
+        ledger.append_log(
+            {"model": "detector", "steps_before": steps_before, "steps_after": run.steps,
+             "seconds": round(run.elapsed(), 1), "device": str(device), "data": data.about,
+             "exported": f"{Path(args.export).name} from {final.name}",
+             "figures_before": before, "figures": check(model, data)},
+            Path(args.log),
+        )  # fmt: skip
+
+
+def _f1(m: dict[str, float] | None) -> float:
+    if not m:
+        return 0.0
+    return 2 * m["precision"] * m["recall"] / max(m["precision"] + m["recall"], 1e-9)
+
+
+class Run:
+    """One run's steps, learning-rate schedule, time budget and checkpoints."""
+
+    def __init__(self, args, model, opt, total: int, steps: int, seconds: float) -> None:
+        self.args, self.model, self.opt, self.total = args, model, opt, total
+        self.steps, self.seconds_before, self.started = steps, seconds, time.time()
+        self.done = 0  # steps of this run
+        self.budget = args.max_minutes * 60
+        self.saved = time.time()
+
+    def elapsed(self) -> float:
+        return time.time() - self.started
+
+    def out_of_time(self) -> bool:
+        return bool(self.budget) and self.elapsed() > self.budget
+
+    def epoch(self, batches, n: int, desc: str, device: torch.device) -> list[float]:
+        """Up to `n` steps; the running losses (heat, size, offset)."""
+        bar = tqdm(range(n), desc=desc, mininterval=10)
+        run = np.zeros(3)
+        for step in bar:
+            x, heat, reg, mask, ign = (t.to(device, non_blocking=True) for t in next(batches))
+            lh, lwh, loff = loss_fn(self.model(x), heat, reg, mask, ign)
+            self.opt.zero_grad()
+            (lh + lwh + loff).backward()
+            progress = self.done / self.total
+            if self.budget:  # finish the schedule within the time budget on a slow machine
+                progress = max(progress, self.elapsed() / self.budget)
+            set_lr(self.opt, self.args.lr, progress)
+            self.opt.step()
+            self.steps, self.done = self.steps + 1, self.done + 1
+            now = np.array([lh.item(), lwh.item(), loff.item()])
+            run = 0.95 * run + 0.05 * now if step else now
+            bar.set_postfix(heat=f"{run[0]:.3f}", wh=f"{run[1]:.3f}", off=f"{run[2]:.3f}")
+            if self.args.save_minutes and time.time() - self.saved > self.args.save_minutes * 60:
+                self.save(None)
+            if self.out_of_time():  # stop mid-epoch on time
+                break
+        return run.round(3).tolist()
+
+    def save(self, frozen: bool | None) -> None:
+        """Write the run's checkpoint (when it has one) with the steps and seconds so far."""
+        if not self.args.resume:
+            return
+        if frozen is not None:
+            self.frozen = frozen
+        ledger.save(
+            Path(self.args.resume), self.model, self.opt, self.steps,
+            self.seconds_before + self.elapsed(), {"frozen_norms": getattr(self, "frozen", False)},
+        )  # fmt: skip
+        self.saved = time.time()
 
 
 def parser() -> argparse.ArgumentParser:
@@ -327,6 +478,19 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--render", default=None, help="rendered scenes dir with images/ and labels/")
     p.add_argument("--render-images", type=int, default=1000)
     p.add_argument("--render-share", type=float, default=0.3)
+    p.add_argument("--table", default=None, help="whole-table renders (images/, labels/)")
+    p.add_argument("--table-images", type=int, default=1500)
+    p.add_argument("--table-share", type=float, default=0.4)
+    p.add_argument(
+        "--table-checks", type=int, default=20, help="tables held aside to measure progress"
+    )
+    p.add_argument(
+        "--resume", default=None,
+        help="checkpoint to continue from and write back (e.g. models/checkpoints/detector.pt); "
+        "its run is added to --log",
+    )  # fmt: skip
+    p.add_argument("--log", default=str(ledger.LOG), help="log of the checkpoint's runs")
+    p.add_argument("--save-minutes", type=float, default=10, help="checkpoint this often")
     p.add_argument(
         "--init", default=None,
         help="start from this state_dict (.pt) or exported detector (.onnx)",

@@ -19,13 +19,14 @@ CROP = 256  # side of a training view in pixels
 
 
 def view_transform(
-    w: int, h: int, rng: np.random.Generator, max_tilt: float = 12.0
+    w: int, h: int, rng: np.random.Generator, max_tilt: float = 12.0, long_side: int = INFER_SIZE
 ) -> tuple[np.ndarray, float]:
     """Random affine map (2x3) from a w x h photo to a CROP x CROP training view.
 
     Turns by a multiple of 90 degrees plus, half the time, a small tilt;
     mirrors half the time (fine for a class-free detector); scales so the
-    photo's long side lands at 0.45..1.15 x INFER_SIZE with aspect jitter
+    photo's long side lands at 0.45..1.15 x `long_side` (the detector's input
+    for such a photo) with aspect jitter
     (hard stretches included);
     then picks the window. Returns the map and its overall scale.
     """
@@ -33,7 +34,7 @@ def view_transform(
         90 * int(rng.integers(0, 4))
         + (rng.uniform(-max_tilt, max_tilt) if rng.random() < 0.5 else 0.0)
     )
-    s = rng.uniform(0.45, 1.15) * INFER_SIZE / max(h, w)
+    s = rng.uniform(0.45, 1.15) * long_side / max(h, w)
     # aspect jitter; a quarter of the views are stretched hard, as photos squeezed into a
     # square frame are (tiles up to ~10:1 in cmd-v4 valid)
     a = math.exp(rng.uniform(-1.2, 1.2) if rng.random() < 0.25 else rng.uniform(-0.3, 0.3))
@@ -70,7 +71,11 @@ def warp_boxes(boxes: np.ndarray, m: np.ndarray) -> np.ndarray:
 
 
 def random_view(
-    img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, half: np.ndarray | None = None
+    img: np.ndarray,
+    boxes: np.ndarray,
+    rng: np.random.Generator,
+    half: np.ndarray | None = None,
+    long_side: int = INFER_SIZE,
 ):
     """A CROP x CROP training view of a photo and its boxes (one warp, no full-size copies).
 
@@ -78,7 +83,7 @@ def random_view(
     since a bilinear warp would alias.
     """
     h, w = img.shape[:2]
-    m, s = view_transform(w, h, rng)
+    m, s = view_transform(w, h, rng, long_side=long_side)
     src, ms = img, m
     if half is not None and s < 0.55:
         src = half

@@ -29,6 +29,9 @@ NMS_IOU = 0.33
 #: a box lying this much inside a surer box at most PART_AREA its size is a part of that
 #: tile (a pip, a figure) found on its own: tiles lie side by side, not inside one another
 PART_INSIDE, PART_AREA = 0.7, 0.6
+#: tiles small at the input but spread over the whole photo are looked at again with the
+#: photo enlarged so their median short side is TARGET_TILE px, the input at most LARGE_INPUT
+TARGET_TILE, LARGE_INPUT = 32, 1600
 #: margin kept around the tiles found, in their median long side
 ZOOM_MARGIN = 2.0
 #: the least gain in scale that makes the second look worth its time
@@ -218,7 +221,11 @@ class Detector:
         found = self._look(image, threshold)
         region = zoom_region(found, image.shape[:2])
         if region is None:
-            return found
+            size = larger_input(found, image.shape[:2])
+            if size is None:
+                return found
+            again = self._look(image, threshold, size)
+            return again if _total(again) > _total(found) else found
         x1, y1, x2, y2 = region
         inner = [
             Detection((b[0] + x1, b[1] + y1, b[2] + x1, b[3] + y1), d.score)
@@ -228,8 +235,10 @@ class Detector:
         outside = [d for d in found if not _inside(d.center, region)]
         return sorted(inner + outside, key=lambda d: -d.score)
 
-    def _look(self, image: np.ndarray, threshold: float | None = None) -> list[Detection]:
-        x, scale = prepare(image)
+    def _look(
+        self, image: np.ndarray, threshold: float | None = None, size: int = INFER_SIZE
+    ) -> list[Detection]:
+        x, scale = prepare(image, size)
         out = self.session.run(None, {self.input_name: x})[0]
         floor = self.threshold if threshold is None else threshold
         return decode(out, scale, image.shape[:2], floor, self.nms_iou)
@@ -319,6 +328,25 @@ def zoom_region(found: list[Detection], shape: tuple[int, int]) -> tuple[int, in
     if max(h, w) < MIN_ZOOM * max(x2 - x1, y2 - y1):
         return None
     return x1, y1, x2, y2
+
+
+def larger_input(found: list[Detection], shape: tuple[int, int]) -> int | None:
+    """The input size (long side) to look at the whole photo again at, or None.
+
+    Tiles spread over the whole photo (a whole table) but small at the
+    model's input gain nothing from a crop around them: the photo is looked
+    at again larger, so that their median short side reaches TARGET_TILE
+    pixels, up to LARGE_INPUT and never past the photo's own size.
+    """
+    if not found:
+        return None
+    h, w = shape
+    boxes = np.array([d.box for d in found], np.float64)
+    short = float(np.median(np.min(boxes[:, 2:] - boxes[:, :2], axis=1))) * INFER_SIZE / max(h, w)
+    if short >= SMALL_TILE:
+        return None
+    size = min(LARGE_INPUT, max(h, w), round(INFER_SIZE * TARGET_TILE / max(short, 1.0) / 32) * 32)
+    return size if size >= MIN_ZOOM * INFER_SIZE else None
 
 
 def _inside(point: tuple[float, float], region: tuple[int, int, int, int]) -> bool:

@@ -31,6 +31,7 @@ from vision.errors import ModelError, PhotoError
 from vision.faint import faint_backs
 from vision.layout import NOTHING_SET_APART, OTHER_TUNINGS, Tuning, read_layout
 from vision.photo import MAX_BYTES, load_photo
+from vision.regions import Piece, Regions, find_regions, shown_copies
 from vision.turn import turn_to_rows
 from vision.types import Detection, Group, Layout, TileRead
 
@@ -150,6 +151,58 @@ def result_json(
         "waits": None if decoded.waits is None else [CODES[t] for t in decoded.waits],
         "uncertain": [i for i, r in enumerate(reads) if r.confidence < UNCERTAIN],
         "warnings": warnings,
+    }
+
+
+#: the warning of a photo of a table where no group of tiles makes a complete hand
+NO_HAND_AMONG = (
+    "No group of tiles in the photo makes a complete hand: tap the group that is the hand, "
+    "or fix its tiles."
+)
+
+
+def pick_hand(
+    reads: list[TileRead], regions: Regions
+) -> tuple[tuple[int, ...], tuple[list[TileRead], Layout, Decoded]]:
+    """The first candidate (nearest the camera first) that reads as a complete hand, else
+    the nearest: its tile indices and its reading (`read_hand`)."""
+    first = None
+    for candidate in regions.candidates:
+        reading = read_hand([copy.deepcopy(reads[i]) for i in candidate])
+        if reading[2].hand is not None:
+            return candidate, reading
+        first = first or (candidate, reading)
+    return first or ((), read_hand([]))
+
+
+def fourth_tile_seen(
+    out: dict[str, Any],
+    reads: list[TileRead],
+    layout: Layout,
+    every: list[TileRead],
+    ignored: list[Piece],
+) -> bool | None:
+    """和绝张 from the table: whether the three other copies of the winning tile lie face up
+    in view (the discards, the other players' melds, the hand's own exposed melds)."""
+    winning = out.get("winning_tile")
+    if not winning or winning == BACK:
+        return None
+    in_melds = [reads[i].chosen for g in layout.groups if g.role == "meld" for i in g.tiles]
+    codes = [_code(r) for r in every]
+    shown = shown_copies(winning, codes, ignored, []) + in_melds.count(winning)
+    return shown >= 3
+
+
+def _code(read: TileRead) -> str:
+    """The tile as decoded, or as read most probably where nothing decoded it."""
+    return read.chosen or CODES[int(np.argmax(read.probs))]
+
+
+def _ignored_json(read: TileRead) -> dict[str, Any]:
+    return {
+        "tile": _code(read),
+        "box": [round(float(v), 1) for v in read.detection.box],
+        "confidence": round(read.confidence, 4),
     }
 
 
@@ -307,13 +360,23 @@ def recognize_image(
         orienter = orienter or default_orienter
         stacker = stacker or default_stacker
     started = time.perf_counter()
-    reads, to_photo = read_tiles(image, detector, classifier, orienter, stacker)
-    reads, layout, decoded = read_hand(reads)
-    for read in reads:  # boxes in the pixels of the photo as given
+    every, to_photo = read_tiles(image, detector, classifier, orienter, stacker)
+    regions = find_regions(every)
+    chosen, (reads, layout, decoded) = pick_hand(every, regions)
+    ignored = regions.ignored(chosen)
+    for read in every:  # boxes in the pixels of the photo as given
+        read.detection.box = to_photo(read.detection.box)
+    for read in reads:
         read.detection.box = to_photo(read.detection.box)
     out = result_json(reads, layout, decoded, name, (image.shape[1], image.shape[0]))
-    if not reads:  # the layout's and decoder's counts of nothing say nothing more
+    out["ignored"] = [
+        {"kind": p.kind, "tiles": [_ignored_json(every[i]) for i in p.tiles]} for p in ignored
+    ]
+    out["fourth_tile_seen"] = fourth_tile_seen(out, reads, layout, every, ignored)
+    if not every:  # the layout's and decoder's counts of nothing say nothing more
         out["warnings"] = ["No tiles were found in the photo."]
+    elif not chosen or (len(regions.candidates) > 1 and out["hand"] is None):
+        out["warnings"].append(NO_HAND_AMONG)
     out["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 1)
     return out
 

@@ -145,7 +145,7 @@ def _other_hand(rng: np.random.Generator, tiles: list[Placement], pool: _Pool, s
     n_melds = int(rng.choice(4, p=[0.35, 0.35, 0.2, 0.1]))
     pose = str(rng.choice(list(HAND_POSES), p=list(HAND_POSES.values())))
     n = 13 - 3 * n_melds
-    u = -(n * TILE_W) / 2 - 1.5
+    u = -(n * TILE_W + n_melds * (3 * TILE_W + 1.2)) / 2  # the hand and its melds centred
     for _ in range(n):
         tiles.append(
             _place(

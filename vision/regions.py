@@ -1,0 +1,329 @@
+"""The winner's hand among everything else on the table.
+
+A photo of a whole table shows far more tiles than any hand holds: the
+four walls, the discard ponds, the other players' hands and melds. This
+stage groups the tiles into pieces that lie together (each tile linked to
+the tiles within a small gap of it, of about its size), names what each
+piece is from what it shows, and lists the hand's candidates: the face-up
+pieces the camera's player reads upright, nearest the camera first, with
+the pieces beside them that a laid-down hand spreads over (its winning tile
+set apart, its melds and flowers). The pipeline reads the candidates in that
+order and keeps the first that makes a complete hand; every other tile is
+`ignored`, with its piece's kind.
+
+Everything here works on boxes, the classifier's readings and the
+orienter's face directions: plain values in, a new `Regions` value out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scorer.tiles import BACK_INDEX
+from vision.types import TileRead
+
+#: the kinds of piece that are not the hand (the contract's `ignored` kinds)
+KINDS = ("discards", "wall", "other_hand", "other_meld", "stray")
+
+
+@dataclass(frozen=True)
+class RegionsConfig:
+    """Thresholds of the grouping, in tile sizes (the shorter side of a tile's box)."""
+
+    #: more tiles than this and the photo shows more than one hand: 18 tiles of four
+    #: kongs and 8 flowers are the most a hand lays down
+    hand_most: int = 26
+    #: tiles whose boxes lie this close (in the smaller one's size) are in one piece
+    link_gap: float = 0.45
+    #: ... when neither is more than this many times the other's size
+    size_ratio: float = 1.7
+    #: a laid-down hand's parts lie this far apart along its row (the winning tile, the
+    #: melds and flowers set apart), in tile sizes ...
+    hand_gap_along: float = 2.6
+    #: ... and this far in front of or behind it
+    hand_gap_across: float = 1.6
+    #: a tile is face down when the back is this likely
+    back_p: float = 0.5
+    #: a face points towards the camera's player when its direction is within this many
+    #: degrees of the photo's up
+    upright_deg: float = 50.0
+    #: a piece this much face down is a wall or a hand seen from behind
+    backs_share: float = 0.6
+    #: a wall's stacks: the share of its tiles lying on or under another
+    stacked_share: float = 0.25
+    #: the most tiles in one row of a discard pond
+    pond_row: int = 6
+    #: how many candidates are read before the nearest is taken without a hand
+    tries: int = 4
+
+
+DEFAULT = RegionsConfig()
+
+
+@dataclass(frozen=True)
+class Piece:
+    """Tiles that lie together, and what they are."""
+
+    kind: str  # "hand" (a candidate) or one of KINDS
+    tiles: tuple[int, ...]  # indices into the reads
+
+
+@dataclass(frozen=True)
+class Regions:
+    """The pieces of a photo and the hand's candidates, nearest the camera first."""
+
+    pieces: tuple[Piece, ...]
+    candidates: tuple[tuple[int, ...], ...]
+    boxes: np.ndarray | None = None  # every tile's box, for naming what is not the hand
+    down: np.ndarray | None = None  # which tiles lie face down
+    config: RegionsConfig = field(default_factory=RegionsConfig)
+
+    def ignored(self, hand: tuple[int, ...]) -> list[Piece]:
+        """The tiles not in `hand`, grouped again without regard to which way they face (a
+        meld's claimed tile lies across it) and named by what each group shows."""
+        taken = set(hand)
+        rest = [i for p in self.pieces for i in p.tiles if i not in taken]
+        if not rest or self.boxes is None or self.down is None:
+            return [Piece("stray", tuple(rest))] if rest else []
+        boxes, down = self.boxes[rest], self.down[rest]
+        out = []
+        for group in pieces_of(boxes, down.astype(int), self.config):
+            tiles = tuple(sorted(rest[k] for k in group))
+            out.append(Piece(name_of(group, boxes, down, self.config), tiles))
+        return out
+
+
+def _boxes(reads: list[TileRead]) -> np.ndarray:
+    return np.array([r.detection.box for r in reads], float).reshape(-1, 4)
+
+
+def _gaps(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Gaps between every two boxes along x and along y (0 where they overlap)."""
+    x1, y1, x2, y2 = (boxes[:, k] for k in range(4))
+    gx = np.maximum(0, np.maximum(x1[:, None] - x2[None], x1[None] - x2[:, None]))
+    gy = np.maximum(0, np.maximum(y1[:, None] - y2[None], y1[None] - y2[:, None]))
+    return gx, gy
+
+
+def _components(links: np.ndarray) -> list[list[int]]:
+    """Connected components of a boolean adjacency matrix, each sorted, by first tile."""
+    n = len(links)
+    seen = np.zeros(n, bool)
+    out = []
+    for start in range(n):
+        if seen[start]:
+            continue
+        stack, comp = [start], []
+        seen[start] = True
+        while stack:
+            i = stack.pop()
+            comp.append(i)
+            for j in np.nonzero(links[i] & ~seen)[0]:
+                seen[j] = True
+                stack.append(int(j))
+        out.append(sorted(comp))
+    return out
+
+
+def pieces_of(
+    boxes: np.ndarray, kinds: np.ndarray | None = None, config: RegionsConfig = DEFAULT
+) -> list[list[int]]:
+    """Tiles linked by small gaps (relative to their size) into pieces; with `kinds`, only
+    tiles of one kind link (face down, or facing one way: a pond's tiles face its player)."""
+    size = np.maximum(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]), 1.0)
+    gx, gy = _gaps(boxes)
+    small = np.minimum(size[:, None], size[None])
+    ratio = np.maximum(size[:, None], size[None]) / small
+    links = (np.maximum(gx, gy) <= config.link_gap * small) & (ratio <= config.size_ratio)
+    if kinds is not None:
+        links &= kinds[:, None] == kinds[None]
+    return _components(links)
+
+
+def facing(reads: list[TileRead], down: np.ndarray) -> np.ndarray:
+    """Which way each tile faces in the photo: 0 up, 1 right, 2 down, 3 left (its face's
+    top), 4 face down, 5 face up with no direction known."""
+    out = np.full(len(reads), 5)
+    for i, r in enumerate(reads):
+        if down[i]:
+            out[i] = 4
+        elif r.up is not None and np.hypot(*r.up) > 1e-6:
+            angle = np.degrees(np.arctan2(r.up[0], -r.up[1]))  # 0 = the photo's up, clockwise
+            out[i] = int(np.round(angle / 90)) % 4
+    return out
+
+
+def _face_down(reads: list[TileRead], config: RegionsConfig) -> np.ndarray:
+    return np.array(
+        [r.chosen == "back" if r.chosen else r.probs[BACK_INDEX] > config.back_p for r in reads]
+    )
+
+
+def _upright(reads: list[TileRead], config: RegionsConfig) -> np.ndarray:
+    """Faces pointing towards the photo's top (the camera's player reads them upright), or
+    with no direction known."""
+    limit = np.cos(np.radians(config.upright_deg))
+    out = []
+    for r in reads:
+        if r.up is None or np.hypot(*r.up) < 1e-6:
+            out.append(True)
+            continue
+        ux, uy = r.up
+        out.append(-uy / np.hypot(ux, uy) >= limit)
+    return np.array(out)
+
+
+def _stacked_share(boxes: np.ndarray) -> float:
+    """Share of tiles with another right above or below them (a wall's two layers)."""
+    if len(boxes) < 2:
+        return 0.0
+    w = boxes[:, 2] - boxes[:, 0]
+    overlap_x = np.minimum(boxes[:, None, 2], boxes[None, :, 2]) - np.maximum(
+        boxes[:, None, 0], boxes[None, :, 0]
+    )
+    _, gy = _gaps(boxes)
+    h = boxes[:, 3] - boxes[:, 1]
+    on = (overlap_x > 0.6 * np.minimum(w[:, None], w[None])) & (
+        gy <= 0.15 * np.minimum(h[:, None], h[None])
+    )
+    np.fill_diagonal(on, False)
+    return float(on.any(axis=1).mean())
+
+
+def _longest_row(boxes: np.ndarray) -> int:
+    """Tiles in the longest horizontal run of a piece (centres within half a tile in y)."""
+    cy = (boxes[:, 1] + boxes[:, 3]) / 2
+    h = np.median(boxes[:, 3] - boxes[:, 1])
+    return int(max(np.sum(np.abs(cy - c) < 0.5 * h) for c in cy))
+
+
+def name_of(tiles: list[int], boxes: np.ndarray, down: np.ndarray, config: RegionsConfig) -> str:
+    """What a group that is not the hand is: a wall, a hand seen from behind, or face up a
+    meld, a pond or a hand pushed over."""
+    idx = np.array(tiles)
+    if down[idx].mean() >= config.backs_share:
+        return "wall" if _stacked_share(boxes[idx]) >= config.stacked_share else "other_hand"
+    return face_up_kind(tiles, boxes, config)
+
+
+def kind_of(
+    tiles: list[int],
+    boxes: np.ndarray,
+    down: np.ndarray,
+    upright: np.ndarray,
+    config: RegionsConfig,
+) -> str:
+    """What a piece is, from what it shows: backs in stacks are a wall, backs in a line a
+    hand seen from behind; face-up tiles the camera's player reads upright may be the
+    hand; others are discards in rows of up to six, a hand pushed over in a longer row,
+    a meld of three or four."""
+    idx = np.array(tiles)
+    if down[idx].mean() >= config.backs_share:
+        return "wall" if _stacked_share(boxes[idx]) >= config.stacked_share else "other_hand"
+    if upright[idx].mean() > 0.5:
+        return "hand"
+    return face_up_kind(tiles, boxes, config)
+
+
+def face_up_kind(tiles: list[int], boxes: np.ndarray, config: RegionsConfig) -> str:
+    """A face-up piece that is not the hand: a meld of three or four, discards in rows of up
+    to six, a hand pushed over in a longer row."""
+    idx = np.array(tiles)
+    if len(tiles) <= 4:
+        return "other_meld" if len(tiles) >= 3 else "stray"
+    return "other_hand" if _longest_row(boxes[idx]) > config.pond_row else "discards"
+
+
+def _nearness(tiles: tuple[int, ...], boxes: np.ndarray) -> float:
+    """How near the camera a piece lies: its bottom edge in the photo."""
+    return float(boxes[list(tiles), 3].max())
+
+
+def _beside(a: list[int], b: list[int], boxes: np.ndarray, config: RegionsConfig) -> bool:
+    """Whether piece `b` lies where a laid-down hand `a` spreads: along its row within a few
+    tiles, or just in front of or behind it."""
+    size = float(np.median(np.minimum(boxes[a, 2] - boxes[a, 0], boxes[a, 3] - boxes[a, 1])))
+    ax1, ay1, ax2, ay2 = boxes[a, 0].min(), boxes[a, 1].min(), boxes[a, 2].max(), boxes[a, 3].max()
+    bx1, by1, bx2, by2 = boxes[b, 0].min(), boxes[b, 1].min(), boxes[b, 2].max(), boxes[b, 3].max()
+    gap_x = max(0.0, bx1 - ax2, ax1 - bx2)
+    gap_y = max(0.0, by1 - ay2, ay1 - by2)
+    along = gap_y <= 0.5 * size and gap_x <= config.hand_gap_along * size
+    across = gap_x <= config.hand_gap_along * size and gap_y <= config.hand_gap_across * size
+    return along or across
+
+
+def _joins_hand(piece: Piece) -> bool:
+    """A piece a laid-down hand can hold beside its upright tiles: more upright tiles, a
+    claimed tile or two lying sideways, the backs of a concealed kong."""
+    if piece.kind == "hand":
+        return True
+    most = 2 if piece.kind == "stray" else 4
+    return piece.kind in ("stray", "wall", "other_hand") and len(piece.tiles) <= most
+
+
+def _grow(seed: Piece, pieces: list[Piece], boxes: np.ndarray, config: RegionsConfig) -> list[int]:
+    """The seed and every piece that joins it, near it or near a piece that joined."""
+    members, taken = list(seed.tiles), {id(seed)}
+    grown = True
+    while grown:
+        grown = False
+        for p in pieces:
+            if (
+                id(p) not in taken
+                and _joins_hand(p)
+                and _beside(members, list(p.tiles), boxes, config)
+            ):
+                members += p.tiles
+                taken.add(id(p))
+                grown = True
+    return members
+
+
+def _row_backs(members: list[int], down: np.ndarray, boxes: np.ndarray) -> list[int]:
+    """Face-down tiles lying in the hand's own row (a concealed kong), even where they touch a
+    wall behind it: their centres within a third of a tile of the row's centre line."""
+    idx = np.array(members)
+    cy = (boxes[:, 1] + boxes[:, 3]) / 2
+    height = float(np.median(boxes[idx, 3] - boxes[idx, 1]))
+    width = float(np.median(boxes[idx, 2] - boxes[idx, 0]))
+    x1, x2 = boxes[idx, 0].min() - 1.5 * width, boxes[idx, 2].max() + 1.5 * width
+    taken = set(members)
+    return [
+        i
+        for i in np.nonzero(down)[0].tolist()
+        if i not in taken
+        and np.min(np.abs(cy[idx] - cy[i])) < height / 3
+        and x1 <= boxes[i, 0]
+        and boxes[i, 2] <= x2
+    ]
+
+
+def find_regions(reads: list[TileRead], config: RegionsConfig = DEFAULT) -> Regions:
+    """The photo's pieces and the hand's candidates (a photo of one hand: one candidate)."""
+    if len(reads) <= config.hand_most:
+        every = tuple(range(len(reads)))
+        return Regions((Piece("hand", every),) if every else (), (every,) if every else ())
+    boxes = _boxes(reads)
+    down, upright = _face_down(reads, config), _upright(reads, config)
+    pieces = [
+        Piece(kind_of(p, boxes, down, upright, config), tuple(p))
+        for p in pieces_of(boxes, facing(reads, down), config)
+    ]
+    seeds = sorted(
+        (p for p in pieces if p.kind == "hand"), key=lambda p: -_nearness(p.tiles, boxes)
+    )
+    candidates = []
+    for seed in seeds[: config.tries]:
+        members = _grow(seed, pieces, boxes, config)
+        candidates.append(tuple(sorted(members + _row_backs(members, down, boxes))))
+    return Regions(tuple(pieces), tuple(candidates), boxes, down, config)
+
+
+def shown_copies(code: str, codes: list[str], ignored: list[Piece], hand_melds: list[int]) -> int:
+    """Copies of `code` shown face up on the table before the win (和绝张): in the discards
+    and the other players' melds, and in the hand's own exposed melds (`hand_melds`,
+    indices into `codes`); a hand pushed over or standing was not shown."""
+    idx = [i for p in ignored if p.kind in ("discards", "other_meld") for i in p.tiles]
+    return sum(1 for i in set(idx) | set(hand_melds) if codes[i] == code)
