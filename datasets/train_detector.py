@@ -21,13 +21,13 @@ import torch.nn as nn
 import torch.nn.functional as F
 from tqdm import tqdm
 
+from datasets import ledger
 from datasets.augment import photometric
 from datasets.cmdv4 import Sample, load_split
 from datasets.label_check import box_iou, usable
 from datasets.loader import stream
 from datasets.onnx_init import evaluating, freeze_norms, load_folded
 from datasets.render import read_yolo
-from datasets import ledger
 from datasets.views import CROP, make_targets, random_view
 from vision.detect import MEAN, STD
 
