@@ -102,6 +102,56 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "分类模型没有读出每一张检测到的牌。",
         "zh-Hant": "分類模型沒有讀出每一張偵測到的牌。",
     },
+    "bad_tiles.body": {
+        "en": "The request must be an object with the tiles of the hand.",
+        "zh": "请求必须是一个包含手牌的对象。",
+        "zh-Hant": "請求必須是一個包含手牌的物件。",
+    },
+    "bad_tiles.list": {
+        "en": "'{field}' must be a list of at most {most} tiles.",
+        "zh": "牌的列表最多 {most} 张。",
+        "zh-Hant": "牌的列表最多 {most} 張。",
+    },
+    "bad_tiles.tile": {
+        "en": "{where} is not a tile (an object with its code and box).",
+        "zh": "{where} 不是一张牌（需要牌码和位置）。",
+        "zh-Hant": "{where} 不是一張牌（需要牌碼和位置）。",
+    },
+    "bad_tiles.code": {
+        "en": "{where} has no valid tile code.",
+        "zh": "{where} 的牌码无效。",
+        "zh-Hant": "{where} 的牌碼無效。",
+    },
+    "bad_tiles.box": {
+        "en": "{where} needs a box of four numbers, x1 < x2 and y1 < y2.",
+        "zh": "{where} 的位置必须是四个数，且 x1 < x2、y1 < y2。",
+        "zh-Hant": "{where} 的位置必須是四個數，且 x1 < x2、y1 < y2。",
+    },
+    "bad_tiles.number": {
+        "en": "{where} holds something that is not a number.",
+        "zh": "{where} 含有不是数字的值。",
+        "zh-Hant": "{where} 含有不是數字的值。",
+    },
+    "bad_tiles.range": {
+        "en": "{where} holds a number out of range.",
+        "zh": "{where} 含有超出范围的数字。",
+        "zh-Hant": "{where} 含有超出範圍的數字。",
+    },
+    "bad_tiles.alternatives": {
+        "en": "{where} has alternatives that are not a short list of tiles.",
+        "zh": "{where} 的候选牌格式不对。",
+        "zh-Hant": "{where} 的候選牌格式不對。",
+    },
+    "bad_tiles.up": {
+        "en": "{where} has a face direction that is not two numbers.",
+        "zh": "{where} 的牌面方向必须是两个数。",
+        "zh-Hant": "{where} 的牌面方向必須是兩個數。",
+    },
+    "bad_tiles.group": {
+        "en": "{where} is not a group of tiles with a known kind.",
+        "zh": "{where} 不是已知类型的一组牌。",
+        "zh-Hant": "{where} 不是已知類型的一組牌。",
+    },
 }
 
 
@@ -117,3 +167,7 @@ class PhotoError(VisionError):
 
 class ModelError(VisionError):
     """The recognition models are missing or unusable (an installation problem, not the photo's)."""
+
+
+class TileListError(VisionError):
+    """Tiles sent back to be read again that are not tiles of a result (a bad request)."""

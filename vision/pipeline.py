@@ -82,6 +82,7 @@ def _tile_json(read: TileRead, group: int) -> dict[str, Any]:
         "face_down": read.chosen == BACK,
         "group": group,
         "overridden": bool(read.overridden),
+        "up": _up_json(read),
         "alternatives": [
             {"tile": CODES[int(k)], "p": round(float(read.probs[k]), 4)} for k in order
         ],
@@ -154,6 +155,28 @@ def result_json(
     }
 
 
+def assemble(
+    every: list[TileRead],
+    chosen: tuple[int, ...],
+    reading: tuple[list[TileRead], Layout, Decoded],
+    ignored: list[Piece],
+    name: str,
+    size: tuple[int, int],
+) -> dict[str, Any]:
+    """The recognition result: the hand's reading, the groups ignored, 和绝张 from the table."""
+    reads, layout, decoded = reading
+    out = result_json(reads, layout, decoded, name, (int(size[0]), int(size[1])))
+    out["ignored"] = [
+        {"kind": p.kind, "tiles": [_ignored_json(every[i]) for i in p.tiles]} for p in ignored
+    ]
+    out["fourth_tile_seen"] = fourth_tile_seen(out, reads, layout, every, ignored)
+    if not every:  # the layout's and decoder's counts of nothing say nothing more
+        out["warnings"] = ["No tiles were found in the photo."]
+    elif ignored and out["hand"] is None:
+        out["warnings"].append(NO_HAND_AMONG)
+    return out
+
+
 #: the warning of a photo of a table where no group of tiles makes a complete hand
 NO_HAND_AMONG = (
     "No group of tiles in the photo makes a complete hand: tap the group that is the hand, "
@@ -199,11 +222,21 @@ def _code(read: TileRead) -> str:
 
 
 def _ignored_json(read: TileRead) -> dict[str, Any]:
+    order = np.argsort(-np.asarray(read.probs))[:3]
     return {
         "tile": _code(read),
         "box": [round(float(v), 1) for v in read.detection.box],
         "confidence": round(read.confidence, 4),
+        "alternatives": [
+            {"tile": CODES[int(k)], "p": round(float(read.probs[k]), 4)} for k in order
+        ],
+        "up": _up_json(read),
     }
+
+
+def _up_json(read: TileRead) -> list[float] | None:
+    """Where the face's top points (x right, y down), for reading the tile again later."""
+    return None if read.up is None else [round(float(v), 3) for v in read.up]
 
 
 def read_hand(reads: list[TileRead]) -> tuple[list[TileRead], Layout, Decoded]:
@@ -368,15 +401,7 @@ def recognize_image(
         read.detection.box = to_photo(read.detection.box)
     for read in reads:
         read.detection.box = to_photo(read.detection.box)
-    out = result_json(reads, layout, decoded, name, (image.shape[1], image.shape[0]))
-    out["ignored"] = [
-        {"kind": p.kind, "tiles": [_ignored_json(every[i]) for i in p.tiles]} for p in ignored
-    ]
-    out["fourth_tile_seen"] = fourth_tile_seen(out, reads, layout, every, ignored)
-    if not every:  # the layout's and decoder's counts of nothing say nothing more
-        out["warnings"] = ["No tiles were found in the photo."]
-    elif not chosen or (len(regions.candidates) > 1 and out["hand"] is None):
-        out["warnings"].append(NO_HAND_AMONG)
+    out = assemble(every, chosen, (reads, layout, decoded), ignored, name, image.shape[1::-1])
     out["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 1)
     return out
 

@@ -108,6 +108,15 @@ def recognize():
         return response, status
 
 
+@bp.post("/api/regroup")
+def regroup():
+    """Read the tiles the page sends as the hand (a tap on another group of the photo), the
+    groups it sends as `ignored` kept as they are: `vision.regroup.read_group`."""
+    from vision.regroup import read_group
+
+    return jsonify(read_group(_read_json_object()))
+
+
 @bp.post("/api/check")
 def check():
     """Referee check: body `{"request": {score request}, "claim": [...]|"a, b", "total": N}`.

@@ -26,7 +26,12 @@ from webui.app import create_app
 P = ["Ann", "Bo", "Cy", "Di"]
 WIN = {"result": "win", "winner": "Ann", "discarder": "Bo", "fans": 8}
 
-SCORE_ENDPOINTS = [("POST", "/api/score"), ("POST", "/api/options"), ("POST", "/api/check")]
+SCORE_ENDPOINTS = [
+    ("POST", "/api/score"),
+    ("POST", "/api/options"),
+    ("POST", "/api/check"),
+    ("POST", "/api/regroup"),
+]
 GAME_WRITES = [
     ("POST", "/game/api/games"),
     ("POST", "/game/api/1/hands"),

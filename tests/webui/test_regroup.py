@@ -1,0 +1,115 @@
+"""`POST /api/regroup`: a tap on a group of a photo's tiles makes it the hand.
+
+The page sends back the tiles of the recognition result (the group tapped as
+`tiles`, every other group as `ignored`); the answer is the result read with
+that group as the hand. Bad bodies are 4xx JSON errors in the page's language.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.webui.conftest import needs_scorer
+
+JSON = "application/json"
+
+
+def _tile(code: str, x: float, y: float = 100.0, **extra) -> dict:
+    return {"tile": code, "box": [x, y, x + 30, y + 40], "confidence": 0.95, **extra}
+
+
+def _row(codes: list[str], y: float = 100.0) -> list[dict]:
+    return [_tile(c, 10 + 32 * i, y) for i, c in enumerate(codes)]
+
+
+HAND = "1m 2m 3m 4p 5p 6p 7s 8s 9s E E E C".split()
+POND = "2m 7p N F 9s 1p".split()
+
+
+def _post(client, obj, **headers):
+    return client.post("/api/regroup", data=json.dumps(obj), content_type=JSON, headers=headers)
+
+
+@needs_scorer
+def test_a_tapped_group_is_read_as_the_hand(client) -> None:
+    hand = _row(HAND) + [_tile("C", 10 + 32 * 13 + 40)]
+    pond = _row(POND, y=20)
+    answer = _post(client, {"tiles": hand, "ignored": [{"kind": "discards", "tiles": pond}]})
+    assert answer.status_code == 200
+    out = answer.get_json()
+    assert out["hand"] == "123m456p789sEEECC"
+    assert out["winning_tile"] == "C"
+    assert [g["kind"] for g in out["ignored"]] == ["discards"]
+    assert len(out["ignored"][0]["tiles"]) == len(POND)
+
+
+@needs_scorer
+def test_the_pond_tapped_instead_gives_no_hand_and_says_so(client) -> None:
+    hand = _row(HAND) + [_tile("C", 10 + 32 * 13 + 40)]
+    out = _post(
+        client, {"tiles": _row(POND, y=20), "ignored": [{"kind": "stray", "tiles": hand}]}
+    ).get_json()
+    assert out["hand"] is None
+    assert any("tap the group" in w for w in out["warnings"])
+
+
+@needs_scorer
+def test_the_copies_in_view_make_the_winning_tile_the_last(client) -> None:
+    """和绝张 (seed 003, fan 58): the three other copies of the winning tile lie face up in
+    the ponds and the other players' melds; a copy held in the hand is not shown."""
+    edge = _row("1m 2m 4p 5p 6p 7s 8s 9s E E E N N".split()) + [_tile("3m", 10 + 32 * 13 + 40)]
+    ponds = [{"kind": "discards", "tiles": _row(["3m", "2m", "3p"], y=20)}]
+    out = _post(client, {"tiles": edge, "ignored": ponds}).get_json()
+    assert out["hand"] == "12m456p789sEEENN3m" and out["fourth_tile_seen"] is False
+    ponds.append({"kind": "other_meld", "tiles": _row(["3m", "4m", "5m"], y=300)})
+    ponds.append({"kind": "discards", "tiles": _row(["3m"], y=400)})
+    out = _post(client, {"tiles": edge, "ignored": ponds}).get_json()
+    assert out["fourth_tile_seen"] is True
+    assert out["hand"] == "12m456p789sEEENN3m"
+
+
+BAD = [
+    ("not_object", [1, 2]),
+    ("no_tiles", {"ignored": []}),
+    ("tiles_not_list", {"tiles": "1m"}),
+    ("tile_not_object", {"tiles": [1]}),
+    ("bad_code", {"tiles": [_tile("0m", 0)]}),
+    ("code_not_text", {"tiles": [{"tile": 5, "box": [0, 0, 1, 1]}]}),
+    ("box_short", {"tiles": [{"tile": "1m", "box": [0, 0, 1]}]}),
+    ("box_inverted", {"tiles": [{"tile": "1m", "box": [10, 0, 1, 5]}]}),
+    ("box_text", {"tiles": [{"tile": "1m", "box": ["0", 0, 1, 1]}]}),
+    ("box_huge", {"tiles": [{"tile": "1m", "box": [0, 0, 1e300, 1]}]}),
+    ("box_bool", {"tiles": [{"tile": "1m", "box": [True, 0, 1, 1]}]}),
+    ("confidence_high", {"tiles": [_tile("1m", 0, confidence=7)]}),
+    ("alternatives_text", {"tiles": [_tile("1m", 0, alternatives="x")]}),
+    ("alternative_bad", {"tiles": [_tile("1m", 0, alternatives=[{"tile": "zz", "p": 0.1}])]}),
+    ("alternatives_many", {"tiles": [_tile("1m", 0, alternatives=[{"tile": "1m"}] * 50)]}),
+    ("up_three", {"tiles": [_tile("1m", 0, up=[0, 1, 2])]}),
+    ("too_many", {"tiles": [_tile("1m", i) for i in range(401)]}),
+    ("group_kind", {"tiles": [], "ignored": [{"kind": "hand", "tiles": []}]}),
+    ("group_not_object", {"tiles": [], "ignored": ["x"]}),
+    ("ignored_too_many", {"tiles": [], "ignored": [{"kind": "wall", "tiles": [_tile("back", i)
+                                                   for i in range(300)]}] * 2}),
+    ("size_text", {"tiles": [], "size": {"width": "w"}}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name,obj", BAD, ids=[b[0] for b in BAD])
+def test_a_bad_body_is_a_4xx_json_error(client, name, obj) -> None:
+    answer = _post(client, obj)
+    assert 400 <= answer.status_code < 500, (name, answer.status_code)
+    error = answer.get_json()["error"]
+    assert error["code"] and error["message"]
+
+
+def test_errors_speak_the_pages_language(client) -> None:
+    answer = _post(client, {"tiles": [_tile("0m", 0)]}, **{"Accept-Language": "zh-CN"})
+    message = answer.get_json()["error"]["message"]
+    assert answer.status_code == 422 and "牌码" in message
+
+
+def test_an_empty_group_reads_as_no_tiles(client) -> None:
+    out = _post(client, {"tiles": []}).get_json()
+    assert out["hand"] is None and out["tiles"] == [] and out["ignored"] == []

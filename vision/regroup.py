@@ -1,0 +1,123 @@
+"""Read another group of a photo's tiles as the hand: the page's "this is the hand" tap.
+
+A photo of a table is read once; when the reader picked the wrong group
+(or none), the person taps the group that is the hand. The tiles the page
+holds (their codes, boxes, confidences, alternatives and face directions, as
+the recognition result gave them) are read again as the hand, without the
+photo, and the rest stays ignored. The input is checked as any request is:
+a bad one ends in a `TileListError` with its code, never in a traceback.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from scorer.tiles import CODES, INDEX
+from vision.errors import TileListError
+from vision.regions import Piece
+from vision.types import Detection, TileRead
+
+#: the most tiles one request may hold (a whole table shows about 150)
+MOST_TILES = 400
+#: the most alternatives kept per tile (the result gives three)
+MOST_ALTERNATIVES = 43
+#: the largest coordinate of a box, in pixels (the reader's limit is far below)
+MOST_PIXELS = 100_000
+#: what a tile's reading keeps on classes it did not name
+FLOOR = 1e-4
+KINDS = ("discards", "wall", "other_hand", "other_meld", "stray")
+
+
+def _number(value: Any, lo: float, hi: float, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise TileListError("bad_tiles.number", where=where)
+    if not lo <= value <= hi:
+        raise TileListError("bad_tiles.range", where=where)
+    return float(value)
+
+
+def _code(value: Any, where: str) -> str:
+    if not isinstance(value, str) or value not in INDEX:
+        raise TileListError("bad_tiles.code", where=where)
+    return value
+
+
+def tile_read(tile: Any, where: str) -> TileRead:
+    """A tile of the result (code, box, confidence, alternatives, up) as a reading."""
+    if not isinstance(tile, dict):
+        raise TileListError("bad_tiles.tile", where=where)
+    code = _code(tile.get("tile"), where)
+    box = tile.get("box")
+    if not isinstance(box, list) or len(box) != 4:
+        raise TileListError("bad_tiles.box", where=where)
+    x1, y1, x2, y2 = (_number(v, -MOST_PIXELS, MOST_PIXELS, where) for v in box)
+    if x2 <= x1 or y2 <= y1:
+        raise TileListError("bad_tiles.box", where=where)
+    probs = np.full(len(CODES), FLOOR)
+    alternatives = tile.get("alternatives") or []
+    if not isinstance(alternatives, list) or len(alternatives) > MOST_ALTERNATIVES:
+        raise TileListError("bad_tiles.alternatives", where=where)
+    for alt in alternatives:
+        if not isinstance(alt, dict):
+            raise TileListError("bad_tiles.alternatives", where=where)
+        probs[INDEX[_code(alt.get("tile"), where)]] = _number(alt.get("p", 0), 0, 1, where)
+    confidence = _number(tile.get("confidence", 1.0), 0, 1, where)
+    probs[INDEX[code]] = max(probs[INDEX[code]], confidence, FLOOR)
+    up = tile.get("up")
+    if up is not None:
+        if not isinstance(up, list) or len(up) != 2:
+            raise TileListError("bad_tiles.up", where=where)
+        up = tuple(_number(v, -1e3, 1e3, where) for v in up)
+    return TileRead(Detection((x1, y1, x2, y2), confidence), probs / probs.sum(), up=up)
+
+
+def tile_list(value: Any, name: str) -> list[TileRead]:
+    if not isinstance(value, list) or len(value) > MOST_TILES:
+        raise TileListError("bad_tiles.list", field=name, most=MOST_TILES)
+    return [tile_read(t, f"{name}[{i}]") for i, t in enumerate(value)]
+
+
+def groups(value: Any) -> list[tuple[str, list[TileRead]]]:
+    """The `ignored` groups of a result: (kind, readings)."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or len(value) > MOST_TILES:
+        raise TileListError("bad_tiles.list", field="ignored", most=MOST_TILES)
+    out = []
+    for gi, group in enumerate(value):
+        if not isinstance(group, dict) or group.get("kind") not in KINDS:
+            raise TileListError("bad_tiles.group", where=f"ignored[{gi}]")
+        out.append((group["kind"], tile_list(group.get("tiles"), f"ignored[{gi}].tiles")))
+    if sum(len(t) for _, t in out) > MOST_TILES:
+        raise TileListError("bad_tiles.list", field="ignored", most=MOST_TILES)
+    return out
+
+
+def read_group(body: Any) -> dict[str, Any]:
+    """The recognition result with `body["tiles"]` read as the hand and `body["ignored"]`
+    kept as they are (they count towards the winning tile's copies shown)."""
+    from vision.pipeline import assemble, read_hand
+
+    if not isinstance(body, dict):
+        raise TileListError("bad_tiles.body")
+    hand = tile_list(body.get("tiles"), "tiles")
+    ignored = groups(body.get("ignored"))
+    every = hand + [r for _, rs in ignored for r in rs]
+    pieces, start = [], len(hand)
+    for kind, rs in ignored:
+        pieces.append(Piece(kind, tuple(range(start, start + len(rs)))))
+        start += len(rs)
+    size = body.get("size") if isinstance(body.get("size"), dict) else {}
+    width = int(_number(size.get("width", 0), 0, MOST_PIXELS, "size"))
+    height = int(_number(size.get("height", 0), 0, MOST_PIXELS, "size"))
+    return assemble(
+        every,
+        tuple(range(len(hand))),
+        read_hand(hand),
+        pieces,
+        str(body.get("image", ""))[:200],
+        (width, height),
+    )
