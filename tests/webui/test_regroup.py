@@ -24,8 +24,8 @@ def _row(codes: list[str], y: float = 100.0) -> list[dict]:
     return [_tile(c, 10 + 32 * i, y) for i, c in enumerate(codes)]
 
 
-HAND = "1m 2m 3m 4p 5p 6p 7s 8s 9s E E E C".split()
-POND = "2m 7p N F 9s 1p".split()
+HAND = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E", "C"]
+POND = ["2m", "7p", "N", "F", "9s", "1p"]
 
 
 def _post(client, obj, **headers):
@@ -59,7 +59,9 @@ def test_the_pond_tapped_instead_gives_no_hand_and_says_so(client) -> None:
 def test_the_copies_in_view_make_the_winning_tile_the_last(client) -> None:
     """和绝张 (seed 003, fan 58): the three other copies of the winning tile lie face up in
     the ponds and the other players' melds; a copy held in the hand is not shown."""
-    edge = _row("1m 2m 4p 5p 6p 7s 8s 9s E E E N N".split()) + [_tile("3m", 10 + 32 * 13 + 40)]
+    edge = _row(["1m", "2m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E", "N", "N"]) + [
+        _tile("3m", 10 + 32 * 13 + 40)
+    ]
     ponds = [{"kind": "discards", "tiles": _row(["3m", "2m", "3p"], y=20)}]
     out = _post(client, {"tiles": edge, "ignored": ponds}).get_json()
     assert out["hand"] == "12m456p789sEEENN3m" and out["fourth_tile_seen"] is False
