@@ -23,6 +23,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from tqdm import tqdm
 
+from datasets import ledger
 from datasets.augment import photometric
 from datasets.cmdv4 import Sample, load_split
 from datasets.detector_crops import detector_crops, render_samples, row_view_crops
@@ -307,7 +308,7 @@ def render_detector_views(
     if cache.is_file():
         z = np.load(cache)
         return z["c"], z["l"], z["s"]
-    root = Path(args.render)
+    root = Path(args.render.split(",")[0])
     images = sorted((root / "images").glob("*.*"))
     rng.shuffle(images)
     c, lab, sz = detector_crops(
@@ -327,7 +328,7 @@ def row_views(
         z = np.load(cache)
         return z["c"], z["l"], z["s"]
     if rendered:
-        root = Path(args.render)
+        root = Path(args.render.split(",")[0])
         images = sorted((root / "images").glob("*.*"))
         np.random.default_rng(args.seed).shuffle(images)
         samples = render_samples(root, images[: args.render_images])
@@ -338,120 +339,134 @@ def row_views(
     return c, lab, sz
 
 
+Crops = tuple[np.ndarray, np.ndarray, np.ndarray]  # crops, labels, sizes
+
+
+def real_crops(args: argparse.Namespace, out_dir: Path) -> tuple[Crops, Crops, Crops | None]:
+    """The real photos' crops (train, valid) and, with `--detector-boxes`, the valid crops
+    at the detector's boxes; the train crops also cut at the detector's boxes and turned
+    square to their rows when asked. Cached in `out_dir`."""
+    cache = out_dir / "crops.npz"
+    if cache.is_file():
+        z = np.load(cache)
+        train, valid = (z["c"], z["l"], z["s"]), (z["vc"], z["vl"], z["vs"])
+    else:
+        train = collect("train", args.data, args.workers, args.keep_all)
+        try:  # a data bundle may leave valid out
+            valid = collect("valid", args.data, args.workers)
+        except FileNotFoundError:
+            valid = tuple(a[:0] for a in train)
+        np.savez(cache, c=train[0], l=train[1], s=train[2], vc=valid[0], vl=valid[1], vs=valid[2])
+    dvalid = None
+    if args.detector_boxes:
+        more, dvalid = detector_views(args, out_dir)
+        print(f"detector-box crops: train {len(more[0])} valid {len(dvalid[0])}", flush=True)
+        train = _joined(train, more)
+    if args.row_views:
+        more = row_views(args, out_dir, rendered=False)
+        print(f"row-view crops: train {len(more[0])}", flush=True)
+        train = _joined(train, more)
+    return train, valid, dvalid
+
+
+def rendered_crops(args: argparse.Namespace, out_dir: Path, rng: np.random.Generator) -> Crops:
+    """Crops of every rendered set of `--render` (comma-separated folders), and of the
+    first one's detector boxes and row views when asked."""
+    roots = [Path(r) for r in (args.render or "").split(",") if r and Path(r).is_dir()]
+    if not roots:
+        return (np.zeros((0, STORE, STORE, 3), np.uint8), np.zeros(0, np.int64),
+                np.zeros((0, 2), np.float32))  # fmt: skip
+    out = load_render(roots[0], rng, args.render_images, args.workers)
+    for root in roots[1:]:
+        out = _joined(out, load_render(root, rng, args.render_images, args.workers))
+    print(f"render crops: {len(out[0])}", flush=True)
+    if args.detector_boxes:
+        out = _joined(out, render_detector_views(args, out_dir, rng))
+    if args.row_views:
+        out = _joined(out, row_views(args, out_dir, rendered=True))
+    return out
+
+
+def view_weights(labels: np.ndarray, rendered: np.ndarray, render_share: float) -> np.ndarray:
+    """Each crop's chance to give a view: rarer classes more, and the rendered crops a fixed
+    share of all views."""
+    counts = np.bincount(labels, minlength=NUM_CLASSES).astype(np.float64)
+    weights = 1.0 / np.sqrt(np.maximum(counts[labels], 1))
+    if rendered.any() and (~rendered).any():
+        weights[rendered] *= render_share / weights[rendered].sum()
+        weights[~rendered] *= (1 - render_share) / weights[~rendered].sum()
+    return weights / weights.sum()
+
+
+def start_model(args: argparse.Namespace, device: torch.device):
+    """The network and optimizer: from the run's checkpoint when there is one (with its steps
+    and seconds so far), else from `--init`."""
+    model = CropNet(WIDTHS[args.width])
+    frozen = False
+    if args.init and args.init.endswith(".onnx"):  # fine-tune a shipped model
+        load_onnx_weights(model, Path(args.init))
+        frozen = True
+    elif args.init:  # fine-tune from an earlier run (e.g. when rendered data arrives)
+        model.load_state_dict(torch.load(args.init, map_location="cpu"))
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
+    steps, seconds = 0, 0.0
+    if args.resume and Path(args.resume).is_file():
+        steps, seconds, extra = ledger.load(Path(args.resume), model, opt)
+        frozen = bool(extra.get("frozen_norms", frozen))
+        print(f"resumed {args.resume}: {steps} steps, {seconds / 3600:.2f} h so far", flush=True)
+    if frozen:
+        freeze_norms(model)
+    return model.to(device), opt, steps, seconds, frozen
+
+
 def train(args: argparse.Namespace) -> None:
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     torch.set_num_threads(args.threads)
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
-    cache = out_dir / "crops.npz"
-    if cache.is_file():
-        z = np.load(cache)
-        crops, labels, sizes, vcrops, vlabels, vsizes = (
-            z[k] for k in ("c", "l", "s", "vc", "vl", "vs")
-        )
-    else:
-        crops, labels, sizes = collect("train", args.data, args.workers, args.keep_all)
-        try:  # a data bundle may leave valid out
-            vcrops, vlabels, vsizes = collect("valid", args.data, args.workers)
-        except FileNotFoundError:
-            vcrops, vlabels, vsizes = crops[:0], labels[:0], sizes[:0]
-        np.savez(cache, c=crops, l=labels, s=sizes, vc=vcrops, vl=vlabels, vs=vsizes)
-    dvalid = None
-    if args.detector_boxes:
-        more, dvalid = detector_views(args, out_dir)
-        print(f"detector-box crops: train {len(more[0])} valid {len(dvalid[0])}", flush=True)
-        crops, labels, sizes = _joined((crops, labels, sizes), more)
-    if args.row_views:
-        more = row_views(args, out_dir, rendered=False)
-        print(f"row-view crops: train {len(more[0])}", flush=True)
-        crops, labels, sizes = _joined((crops, labels, sizes), more)
-    start = time.time()
-    backgrounds = crops[rng.choice(len(crops), 400)]
-    bcrops, bsizes = synth_backs(args.backs, rng, backgrounds)
-    crops = np.concatenate([crops, bcrops])
-    labels = np.concatenate([labels, np.full(len(bcrops), BACK_INDEX, np.int64)])
-    sizes = np.concatenate([sizes, bsizes])
-    rendered = np.zeros(len(crops), bool)
-    if args.render and Path(args.render).is_dir():
-        rc, rl, rs = load_render(Path(args.render), rng, args.render_images, args.workers)
-        print(f"render crops: {len(rc)}", flush=True)
-        crops, labels, sizes = _joined((crops, labels, sizes), (rc, rl, rs))
-        rendered = np.concatenate([rendered, np.ones(len(rc), bool)])
-        if args.detector_boxes:
-            more = render_detector_views(args, out_dir, rng)
-            print(f"detector-box render crops: {len(more[0])}", flush=True)
-            crops, labels, sizes = _joined((crops, labels, sizes), more)
-            rendered = np.concatenate([rendered, np.ones(len(more[0]), bool)])
-        if args.row_views:
-            more = row_views(args, out_dir, rendered=True)
-            print(f"row-view render crops: {len(more[0])}", flush=True)
-            crops, labels, sizes = _joined((crops, labels, sizes), more)
-            rendered = np.concatenate([rendered, np.ones(len(more[0]), bool)])
-    counts = np.bincount(labels, minlength=NUM_CLASSES).astype(np.float64)
-    weights = 1.0 / np.sqrt(counts[labels])
-    if rendered.any():  # rendered crops get a fixed share of the views, real photos the rest
-        weights[rendered] *= args.render_share / weights[rendered].sum()
-        weights[~rendered] *= (1 - args.render_share) / weights[~rendered].sum()
-    weights /= weights.sum()
-    print(
-        f"train crops {len(crops)} valid crops {len(vcrops)}; per class min {counts.min():.0f} max {counts.max():.0f}",
-        flush=True,
-    )
+    (crops, labels, sizes), (vcrops, vlabels, vsizes), dvalid = real_crops(args, out_dir)
+    bcrops, bsizes = synth_backs(args.backs, rng, crops[rng.choice(len(crops), 400)])
+    real = (np.concatenate([crops, bcrops]),
+            np.concatenate([labels, np.full(len(bcrops), BACK_INDEX, np.int64)]),
+            np.concatenate([sizes, bsizes]))  # fmt: skip
+    rendered = rendered_crops(args, out_dir, rng)
+    crops, labels, sizes = _joined(real, rendered)
+    is_rendered = np.arange(len(crops)) >= len(real[0])
+    weights = view_weights(labels, is_rendered, args.render_share)
+    print(f"train crops {len(crops)} valid crops {len(vcrops)}", flush=True)
 
     def make(r: np.random.Generator) -> tuple[torch.Tensor, torch.Tensor]:
         idx = r.choice(len(crops), args.batch, p=weights)
         v = np.stack([photometric(view(crops[i], sizes[i], r), r) for i in idx])
         return torch.from_numpy(to_input(v)), torch.from_numpy(labels[idx])
 
-    batches = stream(make, args.workers, args.seed, pin=args.device.startswith("cuda"))
     device = torch.device(args.device)
-    model = CropNet(WIDTHS[args.width])
-    if args.init and args.init.endswith(".onnx"):  # fine-tune a shipped model
-        load_onnx_weights(model, Path(args.init))
-        freeze_norms(model)
-    elif args.init:  # fine-tune from an earlier run (e.g. when rendered data arrives)
-        model.load_state_dict(torch.load(args.init, map_location="cpu"))
-    model = model.to(device)
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
-    steps = args.samples // args.batch
-    budget = args.max_minutes * 60
-    best = -1.0
+    model, opt, steps_before, seconds_before, frozen = start_model(args, device)
+    batches = stream(
+        make, args.workers, args.seed + steps_before, pin=args.device.startswith("cuda")
+    )
 
-    for epoch in range(args.epochs):
-        bar = tqdm(range(steps), desc=f"cls epoch {epoch + 1}/{args.epochs}", mininterval=20)
-        loss_avg = 0.0
-        for step in bar:
-            x, y = (t.to(device, non_blocking=True) for t in next(batches))
-            loss = F.cross_entropy(model(x), y, label_smoothing=0.1)
-            opt.zero_grad()
-            loss.backward()
-            progress = (epoch * steps + step) / (steps * args.epochs)
-            if budget:  # finish the schedule within the time budget on a slow machine
-                progress = max(progress, (time.time() - start) / budget)
-            set_lr(opt, args.lr, progress)
-            opt.step()
-            loss_avg = 0.98 * loss_avg + 0.02 * loss.item() if step else loss.item()
-            if budget and time.time() - start > budget:  # stop mid-epoch on time
-                break
-            if step % 50 == 0:
-                bar.set_postfix(loss=f"{loss_avg:.3f}", refresh=False)
-        torch.save(model.state_dict(), out_dir / "classifier_last.pt")
-        if len(vcrops):
-            m = evaluate(model, vcrops, vlabels, vsizes)
-        else:  # no valid data: the latest epoch counts as the best
-            m = {"acc": float(epoch), "flower_acc": 0.0}
-        on_det = ""
+    def check() -> dict[str, float]:
+        m = evaluate(model, vcrops, vlabels, vsizes) if len(vcrops) else {}
         if dvalid is not None and len(dvalid[0]):
-            on_det = f" detector boxes {evaluate(model, *dvalid)['acc']:.4f}"
-        print(
-            f"epoch {epoch + 1} {time.time() - start:.0f}s loss {loss_avg:.3f} valid acc {m['acc']:.4f} flowers {m['flower_acc']:.4f}{on_det}",
-            flush=True,
-        )
-        if m["acc"] > best:
-            best = m["acc"]
+            m["detector_boxes_acc"] = evaluate(model, *dvalid)["acc"]
+        return {k: round(float(v), 4) for k, v in m.items()}
+
+    run = Run(args, model, opt, steps_before, seconds_before, frozen)
+    before = check()
+    print(f"before: {before}", flush=True)
+    best = -1.0
+    for epoch in range(args.epochs):
+        loss = run.epoch(batches, device, f"cls epoch {epoch + 1}/{args.epochs}")
+        torch.save(model.state_dict(), out_dir / "classifier_last.pt")
+        run.save()
+        m = check()
+        print(f"epoch {epoch + 1} {run.elapsed():.0f}s loss {loss:.3f} {m}", flush=True)
+        if m.get("acc", float(epoch)) > best:
+            best = m.get("acc", float(epoch))
             torch.save(model.state_dict(), out_dir / "classifier_best.pt")
-        if budget and time.time() - start > budget:
+        if run.out_of_time():
             print("time budget reached", flush=True)
             break
     final = out_dir / ("classifier_last.pt" if args.keep == "last" else "classifier_best.pt")
@@ -459,12 +474,77 @@ def train(args: argparse.Namespace) -> None:
     model.cpu()
     export_onnx(model, Path(args.export))
     print(f"exported {args.export} from {final.name} (best valid acc {best:.4f})", flush=True)
+    if args.resume:
+        ledger.append_log(
+            {"model": Path(args.resume).stem, "steps_before": steps_before,
+             "steps_after": run.steps, "seconds": round(run.elapsed(), 1),
+             "device": str(device), "data": {"crops": len(crops), "render": args.render},
+             "exported": f"{Path(args.export).name} from {final.name}",
+             "figures_before": before, "figures": check()},
+            Path(args.log),
+        )  # fmt: skip
+
+
+class Run:
+    """One run's steps, learning-rate schedule, time budget and checkpoints."""
+
+    def __init__(self, args, model, opt, steps: int, seconds: float, frozen: bool) -> None:
+        self.args, self.model, self.opt = args, model, opt
+        self.steps, self.seconds_before, self.frozen = steps, seconds, frozen
+        self.per_epoch = args.samples // args.batch
+        self.total = self.per_epoch * args.epochs
+        self.done = 0
+        self.started = self.saved = time.time()
+        self.budget = args.max_minutes * 60
+
+    def elapsed(self) -> float:
+        return time.time() - self.started
+
+    def out_of_time(self) -> bool:
+        return bool(self.budget) and self.elapsed() > self.budget
+
+    def epoch(self, batches, device: torch.device, desc: str) -> float:
+        """One epoch of steps (fewer when the time runs out); the running loss."""
+        bar = tqdm(range(self.per_epoch), desc=desc, mininterval=20)
+        loss_avg = 0.0
+        for step in bar:
+            x, y = (t.to(device, non_blocking=True) for t in next(batches))
+            loss = F.cross_entropy(self.model(x), y, label_smoothing=0.1)
+            self.opt.zero_grad()
+            loss.backward()
+            progress = self.done / self.total
+            if self.budget:  # finish the schedule within the time budget on a slow machine
+                progress = max(progress, self.elapsed() / self.budget)
+            set_lr(self.opt, self.args.lr, progress)
+            self.opt.step()
+            self.steps, self.done = self.steps + 1, self.done + 1
+            loss_avg = 0.98 * loss_avg + 0.02 * loss.item() if step else loss.item()
+            if step % 50 == 0:
+                bar.set_postfix(loss=f"{loss_avg:.3f}", refresh=False)
+            if self.args.save_minutes and time.time() - self.saved > 60 * self.args.save_minutes:
+                self.save()
+            if self.out_of_time():  # stop mid-epoch on time
+                break
+        return loss_avg
+
+    def save(self) -> None:
+        """The run's checkpoint (when it has one), with the steps and seconds so far."""
+        if not self.args.resume:
+            return
+        ledger.save(
+            Path(self.args.resume), self.model, self.opt, self.steps,
+            self.seconds_before + self.elapsed(), {"frozen_norms": self.frozen},
+        )  # fmt: skip
+        self.saved = time.time()
 
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--data", default=None, help="cmd-v4 root (default ../shared/datasets/cmd-v4)")
-    p.add_argument("--render", default=None, help="rendered scenes dir with images/ and labels/")
+    p.add_argument(
+        "--render", default=None,
+        help="rendered scenes (images/ and labels/); several folders comma-separated",
+    )  # fmt: skip
     p.add_argument("--render-images", type=int, default=1500)
     p.add_argument(
         "--render-share", type=float, default=0.4, help="share of training views from renders"
@@ -502,6 +582,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--device", default="cpu")
     p.add_argument("--max-minutes", type=float, default=0)
+    p.add_argument(
+        "--resume", default=None,
+        help="checkpoint to continue from and write back (e.g. models/checkpoints/classifier.pt);"
+        " its run is added to --log",
+    )  # fmt: skip
+    p.add_argument("--log", default=str(ledger.LOG), help="log of the checkpoint's runs")
+    p.add_argument("--save-minutes", type=float, default=10, help="checkpoint this often")
     p.add_argument("--out", default="/work/data/runs/classifier")
     p.add_argument(
         "--export", default=str(Path(__file__).resolve().parents[1] / "models" / "classifier.onnx")
