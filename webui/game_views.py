@@ -18,7 +18,6 @@ from scorer.game.store import HAND_FIELDS, PENALTY_FIELDS, GameStore
 from scorer.game.tournament import rank_players, rank_teams
 from webui.errors import RequestError, error_response, remember_lang, request_lang, status_for
 from webui.guard import parse_object
-from webui.security import csp_nonce
 
 bp = Blueprint(
     "game",
@@ -32,7 +31,6 @@ bp = Blueprint(
 
 # the blueprint answers its own errors, also when mounted on a bare app
 bp.register_error_handler(McrError, error_response)
-bp.add_app_template_global(csp_nonce, "csp_nonce")
 
 #: the fields each write takes besides a hand's own
 GAME_FIELDS = frozenset({"players", "name", "tournament", "session", "table", "teams", "who"})

@@ -10,8 +10,8 @@
   needs the hall PIN (`MCR_PIN`): a tablet joins once at `/join` (the URL
   and QR code `mcr serve` prints), which leaves a cookie; scripts may send
   the `X-MCR-PIN` header. Scoring and reading photos stay open to all.
-- Every answer carries a Content-Security-Policy (scripts only from the
-  server, inline ones by per-response nonce), `nosniff` and
+- Every answer carries a Content-Security-Policy (scripts and styles only
+  from the server's own files, nothing inline), `nosniff` and
   `frame-ancestors 'none'`.
 """
 
@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
-import secrets
 import threading
 import time
 from urllib.parse import urlsplit
 
-from flask import Flask, current_app, g, redirect, render_template, request
+from flask import Flask, current_app, redirect, render_template, request
 
 from webui.errors import RequestError, error_response, request_lang
 
@@ -148,19 +147,10 @@ def _refuse(code: str):
     return error_response(RequestError(code))
 
 
-def csp_nonce() -> str:
-    """This response's nonce for the page's inline scripts."""
-    if "csp_nonce" not in g:
-        g.csp_nonce = secrets.token_urlsafe(16)
-    return g.csp_nonce
-
-
 def _headers(response):
-    nonce = g.get("csp_nonce")
-    script = f"'self' 'nonce-{nonce}'" if nonce else "'self'"
     response.headers.setdefault(
         "Content-Security-Policy",
-        f"default-src 'self'; script-src {script}; style-src 'self'; "
+        "default-src 'self'; script-src 'self'; style-src 'self'; "
         "img-src 'self' blob: data:; connect-src 'self'; object-src 'none'; "
         "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     )
@@ -194,5 +184,4 @@ def join():
 def register(app: Flask) -> None:
     app.before_request(_check_request)
     app.after_request(_headers)
-    app.add_template_global(csp_nonce)
     app.add_url_rule("/join", "join", join, methods=["GET", "POST"])

@@ -61,3 +61,74 @@ def test_check_never_fails_on_any_json(request, claim, total):
 def test_raw_bytes_never_fail(data):
     _json_answer(CLIENT.post("/api/score", data=data, content_type="application/json"))
     _json_answer(CLIENT.post("/api/options", data=data, content_type="application/json"))
+
+
+# ----- the game sheet API -------------------------------------------------------
+
+numbers = st.integers(-(2**70), 2**70) | st.floats(allow_nan=False) | st.booleans() | st.none()
+hand_bodies = st.fixed_dictionaries(
+    {"result": st.sampled_from(["win", "draw", "lose", 1])},
+    optional={
+        "winner": st.sampled_from(["Ann", "Bo", "Eve", 3]),
+        "discarder": st.sampled_from(["Bo", "Cy", "", None]),
+        "self_drawn": json_values,
+        "fans": numbers,
+        "flowers": numbers,
+        "penalties": st.lists(
+            st.fixed_dictionaries(
+                {"player": st.sampled_from(["Ann", "Di", "X"])},
+                optional={"kind": st.text(max_size=10), "points": numbers},
+            ),
+            max_size=3,
+        ),
+        "expected_number": numbers,
+        "request_id": st.text(max_size=120) | numbers,
+        "who": st.text(max_size=80) | numbers,
+        "winner_seat": st.sampled_from(["E", "S", "Q", 0]),
+    },
+)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(body=hand_bodies | json_values, method=st.sampled_from(["POST", "PUT"]))
+def test_game_api_never_fails_on_any_json(tmp_path_factory, body, method):
+    client = _game_client(tmp_path_factory)
+    path = "/game/api/1/hands" if method == "POST" else "/game/api/1/hands/1"
+    resp = client.open(path, method=method, json=body)
+    _json_answer(resp)
+    undo = client.post("/game/api/1/undo", json={})  # keep the game short, whatever happened
+    assert undo.status_code < 500
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    body=st.fixed_dictionaries(
+        {"players": st.lists(st.text(max_size=70) | numbers, min_size=3, max_size=5)},
+        optional={
+            "session": numbers,
+            "name": st.text(max_size=120) | numbers,
+            "teams": json_values,
+        },
+    )
+    | json_values
+)
+def test_new_game_never_fails_on_any_json(tmp_path_factory, body):
+    _json_answer(_game_client(tmp_path_factory).post("/game/api/games", json=body))
+
+
+_CLIENTS: dict = {}
+
+
+def _game_client(tmp_path_factory):
+    """One app and database for all examples, with game 1 and its first hand."""
+    if "client" not in _CLIENTS:
+        db = tmp_path_factory.mktemp("fuzz") / "games.db"
+        client = create_app({"TESTING": False, "MCR_DB": str(db)}).test_client()
+        assert (
+            client.post("/game/api/games", json={"players": ["Ann", "Bo", "Cy", "Di"]}).status_code
+            == 201
+        )
+        win = {"result": "win", "winner": "Ann", "discarder": "Bo", "fans": 8}
+        assert client.post("/game/api/1/hands", json=win).status_code == 201
+        _CLIENTS["client"] = client
+    return _CLIENTS["client"]

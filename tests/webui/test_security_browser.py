@@ -1,5 +1,5 @@
 """In headless Chromium, on the production server: the page works under its CSP (no
-violation, the game pages' inline scripts run), and a page on another site cannot
+violation, the game pages run), and a page on another site cannot
 change a game with a form post or a script."""
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def test_the_page_works_under_its_csp(browser, site):
         page.click("#notation-apply")
         page.click("#win-self")
         page.locator("#total-value", has_text="48").wait_for(timeout=15000)
-        page.goto(f"{base}/game/1")  # its inline script (nonce) draws the sheet
+        page.goto(f"{base}/game/1")  # its script module draws the sheet from the data block
         page.locator("#sheet-table tr").nth(1).wait_for(timeout=15000)
         page.goto(f"{base}/game/")
         page.locator("#new-game").wait_for()
