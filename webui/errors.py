@@ -274,11 +274,19 @@ def remember_lang(body: object) -> None:
         g.mcr_lang = pick_lang(body["lang"])
 
 
+#: the cookie the page keeps its reader's language in (pages the server writes follow it)
+LANG_COOKIE = "mcr-lang"
+
+
 def request_lang() -> str:
-    """The message language: the body's `lang`, else the best Accept-Language we speak."""
+    """The message language: the body's `lang`, else the page's language cookie, else the
+    best Accept-Language we speak."""
     lang = g.get("mcr_lang")
     if lang:
         return lang
+    cookie = request.cookies.get(LANG_COOKIE)
+    if cookie in ("en", "zh", "zh-Hant"):
+        return cookie
     for tag, _quality in request.accept_languages:
         tag = tag.casefold()
         if tag.startswith("zh"):

@@ -386,7 +386,7 @@ VISIBLE_TEXT = """() => {
 }"""
 
 #: product words that are the same in every language (file formats, units)
-NOT_ENGLISH = {"CSV", "MB", "HTTP"}
+NOT_ENGLISH = {"CSV", "MB", "HTTP", "JSON", "PIN", "JPEG", "PNG", "WebP", "HEIC", "HEIF"}
 
 
 def _english_words(page) -> list[str]:
@@ -520,3 +520,37 @@ def test_the_breakdown_is_in_view_after_a_photo(open_page, tmp_path, viewport):
         " return r.top >= 0 && r.top < window.innerHeight / 2; }"
     )
     page.screenshot(path=str(SHOTS / f"after_photo_{viewport['width']}.png"))
+
+
+@needs_scorer
+@pytest.mark.parametrize(("locale", "lang"), [("zh-CN", "zh"), ("zh-TW", "zh-Hant")])
+def test_errors_reach_the_chinese_page_in_chinese(open_page, base_url, locale, lang):
+    """The server's own messages: a hand that is no win, bad notation, a bad photo,
+    a game sheet refusing a form, a page that does not exist."""
+    page = open_page(viewport=PHONE, locale=locale)
+    page.fill("#notation", "13579m2468p13579s")
+    page.click("#notation-apply")
+    page.wait_for_selector("#result .msg.error")
+    assert _english_words(page) == []
+    page.fill("#notation", "12x")
+    page.click("#notation-apply")
+    page.wait_for_selector("#notation-error:not([hidden])")
+    page.set_input_files(
+        "#upload-input", files=[{"name": "notes.jpg", "mimeType": "image/jpeg", "buffer": b"hi"}]
+    )
+    page.wait_for_selector("#photo-error:not([hidden])")
+    assert _english_words(page) == []
+    _shot(page, f"phone_{lang}_errors.png")
+    page.goto(base_url + "game/")
+    for i, name in enumerate(["甲", "甲", "乙", "丙"]):
+        page.fill(f"input[name=p{i}]", name)
+    page.click("#new-game button[type=submit]")
+    page.wait_for_function("document.querySelector('#new-error').textContent !== ''")
+    assert _english_words(page) == []
+    for path in ("game/999999", "no-such-page"):
+        page.goto(base_url + path)
+        assert _english_words(page) == [], path
+    if lang == "zh-Hant":  # the page's own choice, not only the browser's, reaches the server
+        page.select_option("#lang-select", "zh")
+        page.reload()
+        assert "没有这个页面" in page.locator("main").inner_text()

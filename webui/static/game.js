@@ -18,8 +18,16 @@ const named = (text) => el("span", { translate: "no" }, text);
 /** The answer, or an Error carrying the server's message (in the page's language). */
 async function send(method, url, body) {
   const data = await sendJSON(method, url, body);
-  if (data && data.error) throw new Error(data.error.message);
+  if (data && data.error) throw Object.assign(new Error(data.error.message), { code: data.error.code });
   return data;
+}
+
+/** Show an error under a form; a missing PIN gets the way to give it. */
+function showError(node, e) {
+  node.replaceChildren(e.message);
+  if (e.code === "pin_required") {
+    node.append(" ", el("a", { href: "/join", class: "g-link" }, t("enter_pin")));
+  }
 }
 
 function initNewGame(form) {
@@ -39,7 +47,7 @@ function initNewGame(form) {
       const sheet = await send("POST", form.dataset.api, body);
       window.location.href = `${window.location.pathname.replace(/\/$/, "")}/${sheet.id}`;
     } catch (e) {
-      error.textContent = e.message;
+      showError(error, e);
     }
   });
 }
@@ -208,7 +216,7 @@ function initSheet(initial, api) {
     try {
       const data = await send("POST", `${api}/undo`, { who: who.value });
       sheet = data.sheet; reset(); render();
-    } catch (e) { error.textContent = e.message; }
+    } catch (e) { showError(error, e); }
   });
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -234,7 +242,7 @@ function initSheet(initial, api) {
       }
       sheet = data.sheet; reset(); render();
     } catch (e) {
-      error.textContent = e.message;
+      showError(error, e);
       $("submit").disabled = false;
     }
   });

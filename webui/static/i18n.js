@@ -200,6 +200,11 @@ const T = {
   self_drawn_text: ["自摸", "自摸", "self-drawn"],
   back_to_games: ["回到记分表", "回到記分表", "Back to the games"],
   back_to_table: ["回到算番页", "回到算番頁", "Back to the table page"],
+  join_title: ["场馆 PIN", "場館 PIN", "Hall PIN"],
+  join_not_needed: ["本服务器无需 PIN。", "本伺服器無需 PIN。", "This server needs no PIN."],
+  join_hint: ["输入服务器上显示的 PIN，本平板即可记录和修改记分表。", "輸入伺服器上顯示的 PIN，本平板即可記錄和修改記分表。", "Enter the PIN shown at the server to record and correct game sheets from this tablet."],
+  join_btn: ["加入", "加入", "Join"],
+  enter_pin: ["输入场馆 PIN", "輸入場館 PIN", "Enter the hall PIN"],
 };
 
 const COLUMN = { zh: 0, "zh-Hant": 1, en: 2 };
@@ -258,7 +263,13 @@ export function langHeaders() {
 
 export function onChange(fn) { listeners.push(fn); }
 
+/** The server writes its own pages (errors, the join page) in the language this cookie names. */
+function rememberForServer() {
+  document.cookie = `mcr-lang=${lang}; path=/; max-age=31536000; SameSite=Lax`;
+}
+
 function apply() {
+  rememberForServer();
   document.documentElement.lang = lang === "zh" ? "zh-CN" : lang === "zh-Hant" ? "zh-Hant" : "en";
   document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
   document.querySelectorAll("[data-i18n-placeholder]").forEach((el) => { el.placeholder = t(el.dataset.i18nPlaceholder); });

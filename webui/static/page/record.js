@@ -61,6 +61,13 @@ function renderGames(sel) {
   if (keep) sel.value = keep;
 }
 
+/** Where a tablet on the hall's Wi-Fi gives the PIN that lets it write game sheets. */
+function pinLink() {
+  const a = document.createElement("a");
+  a.href = "/join"; a.textContent = t("enter_pin");
+  return a;
+}
+
 export function renderRecord() {
   const card = $("record-card");
   if (!card) return;
@@ -112,6 +119,7 @@ async function recordHand() {
   const msg = document.createElement("div");
   if (data.error) {
     msg.className = "msg error"; msg.textContent = data.error.message;
+    if (data.error.code === "pin_required") msg.append(" ", pinLink());
   } else {
     game.hands = data.number;
     if (data.sheet) record.sheets[id] = data.sheet;
