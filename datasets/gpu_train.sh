@@ -4,8 +4,11 @@
 # (run from the repository root):
 #   bash datasets/gpu_train.sh BUNDLE OUT [MINUTES]
 # Renders training scenes there on all cores, then trains the detector and
-# two or three classifier variants side by side for MINUTES each. OUT gets at
-# most 8 files: the ONNX models, the detector's checkpoint and the log.
+# two or three classifier variants side by side for MINUTES each. The detector
+# continues its committed checkpoint (models/checkpoints/detector.pt, started
+# from DET_INIT when there is none) on the rendered scenes, whole tables among
+# them, and adds its run to models/checkpoints/log.jsonl. OUT gets at most 8
+# files: the ONNX models, the checkpoint, the checkpoint log and the train log.
 # Settings (environment, defaults in brackets):
 #   DETECTOR [1] (0: classifiers only)  DET_INIT [BUNDLE/init/detector.pt]
 #   DET_LR [1.5e-3]  DET_SHARE [0.35] (share of rendered views)
@@ -17,6 +20,7 @@
 #   CLS_EXTRA [] more train_classifier options for each (e.g. --detector-boxes)
 #   STYLES [train] (`train,fonts` with a bundle made with --fonts; `pips` needs no fonts)
 #   RENDER_COUNT [5000] scenes rendered, RENDER_IMAGES [RENDER_COUNT] of them read
+#   TABLES [3000] whole-table scenes rendered for the detector (1280 px), TABLE_SHARE [0.4]
 #   CORES [nproc]  DEVICE [cuda]
 set -euo pipefail
 B=${1:?bundle folder}
@@ -43,6 +47,12 @@ done
 log "render $N scenes of ${STYLES:-train} on $CORES cores"
 python3 -m datasets.render --count "$N" --styles "${STYLES:-train}" --seed 11 --size 800 \
   --workers "$CORES" --out "$W/render" --cache "$B/art" 2>&1 | tr '\r' '\n' | tail -n 2
+T=${TABLES:-3000}
+if [ "$T" -gt 0 ]; then
+  log "render $T whole tables"
+  python3 -m datasets.render --count "$T" --styles "${STYLES:-train}" --seed 12 --size 1280 \
+    --kind table --workers "$CORES" --out "$W/tables" --cache "$B/art" 2>&1 | tr '\r' '\n' | tail -n 2
+fi
 DW=0; [ "${DETECTOR:-1}" = 1 ] && DW=$((CORES * 9 / 16))
 CW=$(((CORES - DW - 3) / ${#jobs_[@]})); [ "$CW" -lt 1 ] && CW=1
 log "train: detector $DW workers, ${#jobs_[@]} classifiers $CW workers each"
@@ -52,6 +62,8 @@ if [ "$DW" -gt 0 ]; then
     --render-share "${DET_SHARE:-0.35}" ${DET_INIT:+--init "$DET_INIT"} --device "$DEV" \
     --workers "$DW" --batch 32 --lr "${DET_LR:-1.5e-3}" --epochs 400 --steps-per-epoch 150 \
     --eval-images 40 --max-minutes "$MIN" --keep last --seed 21 \
+    --table "$W/tables" --table-images "$T" --table-share "${TABLE_SHARE:-0.4}" \
+    --resume models/checkpoints/detector.pt --log models/checkpoints/log.jsonl \
     --out "$W/det" --export "$W/det/detector.onnx" > "$W/det.log" 2>&1 &
   jobs_+=(det)
 fi
@@ -75,7 +87,7 @@ for _ in "${jobs_[@]}"; do wait -n || status=1; done
 for f in "${jobs_[@]}"; do echo "=== $f"; tr '\r' '\n' < "$W/$f.log" | grep -v '|' | grep -v '^\s*$' | tail -n 60; done > "$OUT/train.log"
 if [ "$DW" -gt 0 ]; then
   cp "$W/det/detector.onnx" "$OUT/detector.onnx" || status=1
-  cp "$W/det/detector_last.pt" "$OUT/detector.pt" || status=1
+  cp models/checkpoints/detector.pt models/checkpoints/log.jsonl "$OUT/" || status=1
 fi
 for c in ca cb cc; do
   [ -f "$W/$c/classifier.onnx" ] && cp "$W/$c/classifier.onnx" "$OUT/classifier_$c.onnx"
