@@ -46,6 +46,8 @@ def _score(result: dict[str, Any], args: argparse.Namespace) -> dict[str, Any] |
         "hand": result["hand"],
         "flowers": min(result["flowers"]["count"], 8),
         "self_drawn": args.self_drawn,
+        # 和绝张 when the photo shows the winning tile's three other copies on the table
+        "fourth_tile": bool(result.get("fourth_tile_seen")),
         "seat_wind": args.seat_wind,
         "round_wind": args.round_wind,
     }
