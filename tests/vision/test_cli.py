@@ -135,3 +135,18 @@ def test_missing_models_say_so(monkeypatch, photos, capsys) -> None:
     good, _ = photos
     assert main(["recognize", str(good)]) == 1
     assert "could not be loaded" in capsys.readouterr().err
+
+
+def test_score_counts_the_last_tile_the_photo_shows() -> None:
+    """和绝张 (seed 003, fan 58) is counted when the photo shows the other three copies of
+    the winning tile, and not otherwise."""
+    import argparse
+
+    from vision.commands import _score
+
+    args = argparse.Namespace(self_drawn=False, seat_wind="E", round_wind="E")
+    result = {"hand": "12m456p789sEEENN3m", "flowers": {"count": 0}, "fourth_tile_seen": True}
+    ids = {f["id"] for f in _score(result, args)["fans"]}
+    assert 58 in ids
+    result["fourth_tile_seen"] = False
+    assert 58 not in {f["id"] for f in _score(result, args)["fans"]}
