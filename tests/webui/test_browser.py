@@ -373,7 +373,9 @@ SIDEWAYS = "document.documentElement.scrollWidth - window.innerWidth"
 #: the visible text of the page, without the tile pictures, the language names and typed input
 VISIBLE_TEXT = """() => {
   // names people typed (players, games) are marked translate="no" and are not page text
-  const skip = (el) => el.closest("svg, select, script, style, [hidden], dialog:not([open]), [translate=no]");
+  const folded = (el) => el.closest("details:not([open])") && !el.closest("summary");
+  const skip = (el) =>
+    el.closest("svg, select, script, style, [hidden], dialog:not([open]), [translate=no]") || folded(el);
   const out = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) {
@@ -497,9 +499,13 @@ def test_the_chinese_page_shows_no_english(open_page, base_url, tmp_path, locale
 def test_a_thirteen_tile_photo_is_listed_in_hand_order(open_page, tmp_path):
     photo = tmp_path / "thirteen.png"
     photo.write_bytes(photo_png(THIRTEEN))
-    page = open_page(viewport=PHONE)
+    page = open_page(viewport=PHONE, locale="zh-CN")
     page.set_input_files("#upload-input", str(photo))
     page.wait_for_selector("#photo-view:not([hidden])")
+    # no complete hand: the page says so; the reader's own notes (English only) stay folded
+    assert page.locator("#photo-hand-null").is_visible()
+    assert "2" in page.locator("#photo-notes-summary").inner_text()
+    assert _english_words(page) == []
     codes = page.locator("#hand .group.concealed .tile").evaluate_all(
         "tiles => tiles.map(t => t.dataset.code)"
     )

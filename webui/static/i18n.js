@@ -18,7 +18,7 @@ const T = {
   uploading: ["正在上传…", "正在上傳…", "Uploading…"],
   tap_box_hint: ["点照片上的框或下面的牌即可改正。橙色＝不确定，紫色＝按规则改过。", "點照片上的框或下面的牌即可改正。橙色＝不確定，紫色＝按規則改過。", "Tap a box on the photo or a tile below to fix it. Orange = uncertain, purple = changed by the rules."],
   hand_null: ["没有认出完整的和牌，请检查下面的牌。", "沒有認出完整的和牌，請檢查下面的牌。", "No complete hand was read; check the tiles below."],
-  photo_warnings: ["照片里有 {n} 处需要检查。", "照片裡有 {n} 處需要檢查。", "{n} thing(s) in the photo to check."],
+  photo_warnings: ["识别提示 {n} 条（英文）", "辨識提示 {n} 條（英文）", "{n} note(s) from the photo reader"],
   net_error: ["连不上服务器。", "連不上服務器。", "Could not reach the server."],
   too_big: ["照片太大（上限 25 MB）。", "照片太大（上限 25 MB）。", "The photo is too large (limit 25 MB)."],
   server_error: ["服务器出错了（HTTP {n}），请再试一次。", "服務器出錯了（HTTP {n}），請再試一次。", "The server answered with an error (HTTP {n}); please try again."],

@@ -3,7 +3,7 @@
 import { onChange } from "../i18n.js";
 import { initCheck } from "./check.js";
 import { initHand, openDialog, relabelKeys, renderHand } from "./hand.js";
-import { initPhoto, renderBoxes, setTileOpener } from "./photo.js";
+import { initPhoto, renderBoxes, setTileOpener, showNotes } from "./photo.js";
 import { initRecord, renderRecord } from "./record.js";
 import { renderResult } from "./result.js";
 import { busy } from "./scoring.js";
@@ -22,7 +22,7 @@ initHand();
 initSituation();
 initCheck();
 initRecord();
-onChange(() => { relabelKeys(); render(); });
+onChange(() => { relabelKeys(); showNotes(); render(); });
 render();
 
 // For people debugging at the table and for the browser tests.

@@ -1,7 +1,7 @@
 // The photo screen: upload, the recognizer's answer as an editable hand, the
 // boxes on the photo, and the breakdown brought into view once it is scored.
 import { uploadFile } from "../api.js";
-import { t } from "../i18n.js";
+import { isChinese, t } from "../i18n.js";
 import { byHandOrder, isFlower } from "../tiles.js";
 import { changed, readNotation } from "./scoring.js";
 import { $, state, tile } from "./state.js";
@@ -91,12 +91,20 @@ async function loadRecognition(data) {
   $("photo-view").hidden = false;
   $("kb-details").open = false;
   $("photo-img").src = state.photoUrl || "";
-  const warnings = [...(data.warnings || [])];
-  if (!data.hand) warnings.unshift(t("hand_null"));
-  const list = $("photo-warnings");
-  list.replaceChildren(...warnings.map((w) => { const li = document.createElement("li"); li.textContent = w; return li; }));
+  $("photo-hand-null").hidden = !!data.hand;
+  showNotes(data.warnings || []);
   document.addEventListener("mcr:scored", showBreakdown, { once: true });
   changed();
+}
+
+/** The reader's notes on the photo. They come from the photo reader in English only (it
+ * has no message ids yet), so a Chinese page says how many there are and keeps them folded. */
+export function showNotes(notes = state.recog ? state.recog.warnings || [] : []) {
+  const box = $("photo-notes");
+  box.hidden = !notes.length;
+  $("photo-notes-summary").textContent = t("photo_warnings", { n: notes.length });
+  box.open = !isChinese();
+  $("photo-warnings").replaceChildren(...notes.map((w) => { const li = document.createElement("li"); li.textContent = w; return li; }));
 }
 
 /** After a photo, the answer is what the player wants: bring the breakdown into view. */
