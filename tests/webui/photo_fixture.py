@@ -111,3 +111,72 @@ def fake_recognize(layout=LAYOUT):
         detector=partial(fake_detector, layout=layout),
         classifier=partial(fake_classifier, layout=layout),
     )
+
+
+#: a pond of discards nearer the camera than the hand, three rows of six, holding the
+#: other three 5s (so the winning tile is the last of its kind: 和绝张)
+POND = [
+    "5s",
+    "1m",
+    "9p",
+    "N",
+    "5s",
+    "2p",
+    "F",
+    "8s",
+    "7m",
+    "5s",
+    "C",
+    "4p",
+    "S",
+    "6m",
+    "1s",
+    "9m",
+    "W",
+    "3p",
+]
+
+
+def pond_boxes() -> list[tuple[str, tuple[int, int, int, int], bool]]:
+    """The pond's tiles, below the hand in the photo."""
+    return [
+        (
+            code,
+            (500 + 64 * (i % 6), 400 + 84 * (i // 6), 560 + 64 * (i % 6), 480 + 84 * (i // 6)),
+            False,
+        )
+        for i, code in enumerate(POND)
+    ]
+
+
+def table_png() -> bytes:
+    """The hand and the pond drawn as `photo_png` draws tiles, on a taller cloth."""
+    img = np.full((680, 1400, 3), (60, 110, 40), np.uint8)
+    for code, (x1, y1, x2, y2), _ in boxes() + pond_boxes():
+        cv2.rectangle(img, (x1, y1), (x2, y2), (215, 235, 245), -1)
+        cv2.putText(
+            img, code, (x1 + 8, (y1 + y2) // 2 + 8), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (40, 40, 160), 2
+        )
+    ok, buf = cv2.imencode(".png", img)
+    assert ok
+    return buf.tobytes()
+
+
+def fake_table_recognize():
+    """`recognize` of a photo of a table: the hand of LAYOUT and a pond nearer the camera."""
+    from vision.pipeline import recognize
+
+    every = boxes() + pond_boxes()
+
+    def detector(image: np.ndarray) -> list[Detection]:
+        return [Detection(box=tuple(map(float, b)), score=0.99, sideways=s) for _, b, s in every]
+
+    def classifier(image: np.ndarray, detections: list[Detection]) -> list[TileRead]:
+        reads = []
+        for (code, _, _), det in zip(every, detections, strict=True):
+            p = np.full(len(CODES), 0.04 / (len(CODES) - 1))
+            p[INDEX[code]] = 0.96
+            reads.append(TileRead(detection=det, probs=p, chosen=code))
+        return reads
+
+    return partial(recognize, detector=detector, classifier=classifier)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.webui.conftest import SEED_HAND, needs_scorer
-from tests.webui.photo_fixture import THIRTEEN, fake_recognize, photo_png
+from tests.webui.photo_fixture import THIRTEEN, fake_recognize, fake_table_recognize, photo_png
 from webui.app import create_app
 
 CHROMIUM = "/usr/bin/chromium"
@@ -35,7 +35,7 @@ def base_url(tmp_path_factory):
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     db = tmp_path_factory.mktemp("db") / "games.db"
-    readers = {"thirteen.png": fake_recognize(THIRTEEN)}
+    readers = {"thirteen.png": fake_recognize(THIRTEEN), "table.png": fake_table_recognize()}
     default = fake_recognize()
 
     def recognize(data, name):

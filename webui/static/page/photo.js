@@ -1,6 +1,6 @@
 // The photo screen: upload, the recognizer's answer as an editable hand, the
 // boxes on the photo, and the breakdown brought into view once it is scored.
-import { uploadFile } from "../api.js";
+import { postJSON, uploadFile } from "../api.js";
 import { isChinese, t } from "../i18n.js";
 import { byHandOrder, isFlower } from "../tiles.js";
 import { changed, readNotation } from "./scoring.js";
@@ -84,6 +84,10 @@ async function handOf(data, used) {
 
 async function loadRecognition(data) {
   state.recog = data;
+  state.group = null;
+  // 和绝张 is offered ticked when the photo shows the winning tile's other three copies
+  state.sit.fourth_tile = data.fourth_tile_seen === true;
+  showTableNote(data);
   const used = new Set();
   Object.assign(state, await handOf(data, used));
   state.flowers = [];
@@ -143,6 +147,57 @@ export function renderBoxes() {
     b.appendChild(tag);
     layer.appendChild(b);
   });
+  renderIgnored(layer, w, h);
+}
+
+/** The tiles that are not the hand (walls, ponds, the other hands), dimmed; a tap on one
+ * offers its group as the hand. */
+function renderIgnored(layer, w, h) {
+  (state.recog.ignored || []).forEach((group, gi) => {
+    group.tiles.forEach((x) => {
+      const [x1, y1, x2, y2] = x.box;
+      const b = document.createElement("div");
+      b.className = "box ignored" + (gi === state.group ? " chosen" : "");
+      b.style.left = `${(100 * x1) / w}%`; b.style.top = `${(100 * y1) / h}%`;
+      b.style.width = `${(100 * (x2 - x1)) / w}%`; b.style.height = `${(100 * (y2 - y1)) / h}%`;
+      b.dataset.group = gi;
+      layer.appendChild(b);
+    });
+  });
+}
+
+/** What the page read beside the hand: the groups it left out, the last tile seen. */
+function showTableNote(data) {
+  const notes = [];
+  if ((data.ignored || []).length) notes.push(t("ignored_hint"));
+  if (data.fourth_tile_seen) notes.push(t("fourth_seen"));
+  $("table-note").textContent = notes.join(" ");
+  $("table-note").hidden = !notes.length;
+  renderGroupBar();
+}
+
+function renderGroupBar() {
+  const groups = (state.recog && state.recog.ignored) || [];
+  const bar = $("group-bar");
+  bar.hidden = state.group === null || !groups[state.group];
+  if (bar.hidden) return;
+  const group = groups[state.group];
+  $("group-text").textContent = t("group_is", { kind: t(`kind_${group.kind}`), n: group.tiles.length });
+  $("group-make").textContent = t("make_hand");
+}
+
+/** Read the chosen group as the hand (the library reads it; the page only asks). */
+async function makeHand() {
+  const data = state.recog;
+  const gi = state.group;
+  if (!data || gi === null || !data.ignored[gi]) return;
+  const others = data.ignored.filter((_, k) => k !== gi);
+  if ((data.tiles || []).length) others.push({ kind: "stray", tiles: data.tiles.map(({ tile: code, box, confidence, alternatives, up }) => ({ tile: code, box, confidence, alternatives, up })) });
+  const answer = await postJSON("/api/regroup", { tiles: data.ignored[gi].tiles, ignored: others, size: data.size, image: data.image });
+  if (answer.error) { showPhotoError(answer.error.message); return; }
+  showPhotoError("");
+  await loadRecognition(answer);
+  renderBoxes();
 }
 
 function photoSize(data) {
@@ -153,23 +208,34 @@ function photoSize(data) {
  * photo is one large touch target, however small its tiles are on a phone. */
 function tapPhoto(e) {
   const data = state.recog;
-  if (!data || !data.size || !(data.tiles || []).length) return;
+  if (!data || !data.size || !((data.tiles || []).length || (data.ignored || []).length)) return;
   const rect = $("boxes").getBoundingClientRect();
   const [w, h] = photoSize(data);
   const x = ((e.clientX - rect.left) / rect.width) * w;
   const y = ((e.clientY - rect.top) / rect.height) * h;
   let best = null, bestDist = Infinity;
-  data.tiles.forEach((tileRead, i) => {
-    const [x1, y1, x2, y2] = tileRead.box;
-    const dx = Math.max(x1 - x, 0, x - x2), dy = Math.max(y1 - y, 0, y - y2);
-    const dist = Math.hypot(dx, dy);
-    if (dist < bestDist) { best = i; bestDist = dist; }
-  });
-  if (best !== null && bestDist <= 0.08 * w) openTile({ src: best });
+  const near = (box, pick) => {
+    const [x1, y1, x2, y2] = box;
+    const dist = Math.hypot(Math.max(x1 - x, 0, x - x2), Math.max(y1 - y, 0, y - y2));
+    if (dist < bestDist) { best = pick; bestDist = dist; }
+  };
+  data.tiles.forEach((tileRead, i) => near(tileRead.box, { src: i }));
+  (data.ignored || []).forEach((g, gi) => g.tiles.forEach((x) => near(x.box, { group: gi })));
+  if (best === null || bestDist > 0.08 * w) return;
+  if (best.group !== undefined) {  // a tile not in the hand: offer its group as the hand
+    state.group = best.group;
+    renderGroupBar();
+    renderBoxes();
+    return;
+  }
+  state.group = null;
+  renderGroupBar();
+  openTile(best);
 }
 
 export function initPhoto() {
   $("boxes").addEventListener("click", tapPhoto);
+  $("group-make").addEventListener("click", makeHand);
   for (const id of ["camera-input", "upload-input"]) {
     $(id).addEventListener("change", (e) => { upload(e.target.files[0]); e.target.value = ""; });
   }

@@ -10,6 +10,7 @@ export const state = {
   sit: { self_drawn: false, fourth_tile: false, kong: false, last_tile: false, seat_wind: "E", round_wind: "E" },
   notation: "",    // the library's notation of the hand (from /api/hand)
   recog: null,     // the recognition answer; its tiles stay editable
+  group: null,     // the ignored group tapped on the photo (offered as the hand)
   photoUrl: null,
   result: null,
   error: null,

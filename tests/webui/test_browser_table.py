@@ -1,0 +1,42 @@
+"""The page with a photo of a table: the tiles that are not the hand are dimmed, a tap on
+one of them makes its group the hand, and 和绝张 comes ticked when the photo shows the
+winning tile's other three copies (headless Chromium, as test_browser.py)."""
+
+from __future__ import annotations
+
+from tests.webui.photo_fixture import POND, table_png
+from tests.webui.test_browser import _settled, base_url, browser, open_page, pytestmark
+
+__all__ = ["base_url", "browser", "open_page", "pytestmark"]
+
+
+def _upload_table(page, tmp_path) -> None:
+    photo = tmp_path / "table.png"
+    photo.write_bytes(table_png())
+    page.set_input_files("#upload-input", str(photo))
+    page.wait_for_selector("#photo-view:not([hidden])")
+    _settled(page)
+
+
+def test_the_pond_is_dimmed_and_the_last_tile_is_ticked(open_page, tmp_path):
+    page = open_page()
+    _upload_table(page, tmp_path)
+    assert page.locator("#boxes .box.ignored").count() == len(POND)
+    assert page.locator("#boxes .box:not(.ignored)").count() == 15
+    assert page.locator("#flag-fourth_tile").is_checked()  # the pond shows the other 5s
+    assert page.locator("#table-note").is_visible()
+    assert page.locator("#result-card").inner_text().count("和绝张") >= 1
+
+
+def test_a_tap_on_the_pond_makes_it_the_hand(open_page, tmp_path):
+    page = open_page()
+    _upload_table(page, tmp_path)
+    box = page.locator("#boxes .box.ignored").first.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_selector("#group-bar:not([hidden])")
+    assert "18" in page.locator("#group-text").inner_text()
+    page.click("#group-make")
+    page.wait_for_function("document.querySelectorAll('#boxes .box.ignored').length === 15")
+    _settled(page)
+    assert page.locator("#boxes .box:not(.ignored)").count() == len(POND)
+    assert page.locator("#hand .tile").count() >= len(POND) - 1
