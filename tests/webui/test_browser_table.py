@@ -11,7 +11,7 @@ __all__ = ["base_url", "browser", "open_page", "pytestmark"]
 
 
 def _upload_table(page, tmp_path) -> None:
-    photo = tmp_path / "table.png"
+    photo = tmp_path / "whole-table.png"
     photo.write_bytes(table_png())
     page.set_input_files("#upload-input", str(photo))
     page.wait_for_selector("#photo-view:not([hidden])")
