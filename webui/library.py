@@ -17,6 +17,7 @@ from flask import Blueprint, Response, jsonify
 
 from scorer.errors import ScoreError
 from scorer.fans import FANS
+from scorer.game.rules import WRONG_WIN_PAYMENT
 from scorer.hand import Hand, Meld, MeldKind
 from scorer.names import LANGS, TILE_NAMES, fan_name
 from scorer.notation import MAX_MELDS, format_hand, format_tiles, read_hand
@@ -98,7 +99,8 @@ def _tile_entry(i: int) -> dict[str, Any]:
 
 @cache
 def library_module() -> str:
-    """The ES module text: tiles in library order, fan names, the languages."""
+    """The ES module text: tiles in library order, fan names, the languages, and the
+    one payment the page shows that no score answer carries (a wrong win's)."""
     tiles = [_tile_entry(i) for i in range(len(CODES))]
     fans = {
         f.id: {
@@ -118,6 +120,7 @@ def library_module() -> str:
         + const("TILES", tiles)
         + const("PLAYING_KINDS", NUM_KINDS)
         + const("FANS", fans)
+        + const("RULES", {"wrong_win_payment": WRONG_WIN_PAYMENT})
     )
 
 

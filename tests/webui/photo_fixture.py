@@ -91,13 +91,14 @@ def fake_detector(image: np.ndarray, layout=LAYOUT) -> list[Detection]:
 def fake_classifier(
     image: np.ndarray, detections: list[Detection], layout=LAYOUT
 ) -> list[TileRead]:
-    """Confident reads of the drawn codes, except the sixth, read with low confidence (second guess 9p)."""
+    """Confident reads of the drawn codes, except the sixth: read below the reader's
+    "uncertain" line (0.45), second guess 9p."""
     reads = []
     for i, ((code, _, _), det) in enumerate(zip(boxes(layout), detections, strict=True)):
-        p = np.full(len(CODES), 0.02 / (len(CODES) - 2))
-        first = 0.55 if i == 5 else 0.96
+        first, rest = (0.45, 0.20) if i == 5 else (0.96, 0.02)
+        p = np.full(len(CODES), rest / (len(CODES) - 2))
         p[INDEX[code]] = first
-        p[INDEX["9p" if i == 5 else "8p"]] = 1.0 - first - 0.02
+        p[INDEX["9p" if i == 5 else "8p"]] = 1.0 - first - rest
         reads.append(TileRead(detection=det, probs=p, chosen=code))
     return reads
 

@@ -40,6 +40,9 @@ def test_library_module_is_the_library(client):
     assert sorted(map(int, fans)) == list(range(1, 82))
     assert fans["46"]["names"] == {"zh": "杠上开花", "zh-Hant": "槓上開花", "en": FANS[46].name_en}
     assert all(len(names) == len(CODES) for names in TILE_NAMES.values())
+    from scorer.game.rules import WRONG_WIN_PAYMENT
+
+    assert consts["RULES"] == {"wrong_win_payment": WRONG_WIN_PAYMENT}
 
 
 def test_traditional_fan_names_are_the_rulebooks_own():

@@ -101,7 +101,7 @@ const T = {
   pay_others: ["其他每家", "其他每家", "Each other player"],
   pay_wrong_win: ["错和者", "錯和者", "Declarer (wrong win)"],
   pay_wrong_win_others: ["其他每家", "其他每家", "Each other player"],
-  wrong_win_note: ["不足8番，申报和牌为错和：申报者赔其他每家各10分，牌局继续。", "不足8番，申報和牌為錯和：申報者賠其他每家各10分，牌局繼續。", "Under 8 fans a declared win is a wrong win: the declarer pays 10 to each other player and play goes on."],
+  wrong_win_note: ["不足8番，申报和牌为错和：申报者赔其他每家各{pay}分，牌局继续。", "不足8番，申報和牌為錯和：申報者賠其他每家各{pay}分，牌局繼續。", "Under 8 fans a declared win is a wrong win: the declarer pays {pay} to each other player and play goes on."],
   not_win: ["不能计分", "不能計分", "Cannot score"],
   not_winning_short: ["未和牌", "未和牌", "Not a win"],
   err_not_winning: ["不是和牌", "不是和牌", "Not a winning hand"],

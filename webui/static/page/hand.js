@@ -11,8 +11,10 @@ function tileEl(x, opts = {}) {
   const b = document.createElement("button");
   b.type = "button";
   b.className = "tile" + (opts.side ? " side" : "");
-  const rec = x.src !== null && state.recog ? state.recog.tiles[x.src] : null;
-  if (rec) { const cls = boxClass(rec); if (cls) b.classList.add(cls); }
+  if (x.src !== null && state.recog && state.recog.tiles[x.src]) {
+    const cls = boxClass(x.src);
+    if (cls) b.classList.add(cls);
+  }
   if (opts.hl) b.classList.add("hl");
   b.innerHTML = svg(x.code, !!opts.side);
   b.title = tileName(x.code);

@@ -7,7 +7,6 @@ import { changed, readNotation } from "./scoring.js";
 import { $, state, tile } from "./state.js";
 
 const MAX_UPLOAD = 25 * 1024 * 1024;
-export const LOW_CONFIDENCE = 0.6;
 
 let openTile = () => {};
 /** The hand screen's tile dialog, opened from a box on the photo. */
@@ -120,10 +119,13 @@ function showBreakdown() {
   }
 }
 
-export function boxClass(x) {
+/** How a tile read from the photo is marked: fixed by hand, changed by the rules, or one
+ * the reader itself lists as uncertain (its own line, not one of the page's). */
+export function boxClass(index) {
+  const x = state.recog.tiles[index];
   if (x.edited) return "edited";
   if (x.overridden) return "overridden";
-  if ((x.confidence ?? 1) < LOW_CONFIDENCE) return "uncertain";
+  if ((state.recog.uncertain || []).includes(index)) return "uncertain";
   return "";
 }
 
@@ -137,7 +139,7 @@ export function renderBoxes() {
   (data.tiles || []).forEach((x, i) => {
     const [x1, y1, x2, y2] = x.box;
     const b = document.createElement("div");
-    b.className = "box " + boxClass(x) + (scale && (x2 - x1) * scale < 28 ? " tiny" : "");
+    b.className = "box " + boxClass(i) + (scale && (x2 - x1) * scale < 28 ? " tiny" : "");
     b.style.left = `${(100 * x1) / w}%`; b.style.top = `${(100 * y1) / h}%`;
     b.style.width = `${(100 * (x2 - x1)) / w}%`; b.style.height = `${(100 * (y2 - y1)) / h}%`;
     b.dataset.index = i;

@@ -1,5 +1,6 @@
 // The fan breakdown: each fan with its points, the total against the 8-fan
 // minimum, the payments, the fans not counted; the total in the top bar.
+import { RULES } from "/library.js";
 import { fanNames, isChinese, t, tileName } from "../i18n.js";
 import { tileInfo } from "../tiles.js";
 import { renderHand } from "./hand.js";
@@ -88,9 +89,10 @@ function fanRow(f, i) {
 function renderPayments(out, r) {
   const p = el("div", "payments" + (r.meets_minimum ? "" : " void"));
   p.append(el("h3", "", t("payments")));
-  // Under 8 fans a declared win is 错和 (rules, penalties): the declarer pays 10 to each other player.
-  const entries = r.meets_minimum ? Object.entries(r.payments) : [["wrong_win", -30], ["wrong_win_others", 10]];
-  if (!r.meets_minimum) p.append(el("p", "wrong-win", t("wrong_win_note")));
+  // Under 8 fans a declared win is 错和: the declarer pays each other player the rules' amount.
+  const pay = RULES.wrong_win_payment;
+  const entries = r.meets_minimum ? Object.entries(r.payments) : [["wrong_win", -3 * pay], ["wrong_win_others", pay]];
+  if (!r.meets_minimum) p.append(el("p", "wrong-win", t("wrong_win_note", { pay })));
   const ul = el("ul");
   entries.forEach(([k, v]) => {
     if (typeof v !== "number") return;
