@@ -165,16 +165,10 @@ def api_record(game_id: int):
     if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int)):
         raise RequestError("bad_request.whole_number", field="expected_number")
     s = store()
-    before = len(s.game(game_id)["hands"])
-    number = s.record_hand(
-        game_id,
-        _hand_fields(data),
-        who=_who(data),
-        expected=expected,
-        request_id=data.get("request_id"),
+    number, recorded = s.record_hand_once(
+        game_id, _hand_fields(data), _who(data), expected, data.get("request_id")
     )
-    status = 200 if number <= before else 201
-    return jsonify({"number": number, "sheet": s.sheet(game_id)}), status
+    return jsonify({"number": number, "sheet": s.sheet(game_id)}), 201 if recorded else 200
 
 
 @bp.put("/api/<int:game_id>/hands/<int:number>")

@@ -125,17 +125,12 @@ def cmd_new(args: argparse.Namespace) -> None:
 
 def cmd_record(args: argparse.Namespace) -> None:
     store = _store(args)
-    before = len(store.game(args.game_id)["hands"])
-    number = store.record_hand(
-        args.game_id,
-        _hand_from_args(args),
-        who=args.by,
-        expected=args.expect,
-        request_id=args.request_id,
+    number, recorded = store.record_hand_once(
+        args.game_id, _hand_from_args(args), args.by, args.expect, args.request_id
     )
     sheet = store.sheet(args.game_id)
     h = sheet["hands"][number - 1]
-    done = "recorded" if number > before else "was already recorded"
+    done = "recorded" if recorded else "was already recorded"
     print(f"hand {number} {done}: {text.describe(h)}")
     print("局分: " + ", ".join(f"{p} {s}" for p, s in sheet["scores"].items()))
 

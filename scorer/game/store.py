@@ -293,6 +293,17 @@ class GameStore:
         `request_id` makes a retry harmless: a hand already recorded under
         that id in this game is not recorded again, its number is returned.
         """
+        return self.record_hand_once(game_id, hand, who, expected, request_id)[0]
+
+    def record_hand_once(
+        self,
+        game_id: int,
+        hand: dict[str, Any],
+        who: str = "",
+        expected: int | None = None,
+        request_id: str | None = None,
+    ) -> tuple[int, bool]:
+        """`record_hand`, and whether this call recorded it (False: a retry of `request_id`)."""
         check_hand_input(hand)
         check_text("who", who, MAX_WHO)
         _check_request_id(request_id)
@@ -302,7 +313,7 @@ class GameStore:
             if request_id is not None:
                 done = self._recorded(conn, game, hand, request_id)
                 if done is not None:
-                    return done
+                    return done, False
             _check_expected(game_id, expected, number)
             if number > rules.HANDS_PER_GAME:
                 raise GameError("too_many_hands.full", game=game_id, max=rules.HANDS_PER_GAME)
@@ -315,7 +326,7 @@ class GameStore:
                 (game_id, number, json.dumps(clean, ensure_ascii=False), _now(), request_id),
             )
             self._audit(conn, game_id, number, "record", who, None, clean)
-        return number
+        return number, True
 
     def _recorded(
         self, conn: sqlite3.Connection, game: dict[str, Any], hand: dict[str, Any], request_id: str
