@@ -175,3 +175,12 @@ def test_csv_cells_that_look_like_formulas_are_text():
     game = csvio.csv_to_game(text)
     assert game["players"] == sheet_players and game["hands"][0]["note"] == "=1+1"
     assert game["hands"][0]["winner"] == "+Bo"
+
+
+def test_join_page_asks_for_the_pin(hall):
+    tablet = hall.test_client()
+    page = tablet.get("/join", environ_base=LAN)
+    assert page.status_code == 200 and 'name="pin"' in page.get_data(as_text=True)
+    wrong = tablet.post("/join", data={"pin": "1"}, environ_base={"REMOTE_ADDR": "10.1.1.1"})
+    assert wrong.status_code == 403 and "msg error" in wrong.get_data(as_text=True)
+    assert "Set-Cookie" not in wrong.headers
