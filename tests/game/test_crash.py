@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import os
 import signal
 import subprocess
@@ -158,7 +159,7 @@ def _record(port: int, table: int, gid: int, acked: list, pending: list, stop) -
         pending[table] = n
         try:
             status, _ = _post(port, f"/game/api/{gid}/hands", _hand(table, n))
-        except OSError:
+        except (OSError, http.client.HTTPException):
             return  # the server was killed mid-request: this hand is not acknowledged
         assert status == 201, status
         acked.append((table, gid, n))
