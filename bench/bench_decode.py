@@ -8,26 +8,22 @@ Reports how often the first guesses alone give the right hand, how often
 decoding does, how often decoding returns a *wrong* legal hand, whether
 the turn was found, and the decoding time.
 
-    PYTHONPATH=. python bench/bench_decode.py [--hands 500] [--error 0.05] [--seed 0] [--tilt 15]
+    python -m bench.bench_decode [--hands 500] [--error 0.05] [--seed 0] [--tilt 15]
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from scorer.hand import Hand, Meld, MeldKind  # noqa: E402
-from scorer.notation import format_hand  # noqa: E402
-from scorer.tiles import CODES  # noqa: E402
-from tests.vision.layout_fixtures import GAP, reads_for, row  # noqa: E402
-from vision.pipeline import read_hand  # noqa: E402
+from scorer.hand import Hand, Meld, MeldKind
+from scorer.notation import format_hand
+from scorer.tiles import CODES
+from vision.pipeline import read_hand
+from vision.synthetic import GAP, reads_for, row
 
 
 def random_hand(rng: random.Random) -> tuple[Hand, list[str], list[str]]:

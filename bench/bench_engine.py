@@ -1,6 +1,6 @@
 """Engine-only speed: `engine.score` and `waits.winning_tiles`, cold and warm caches.
 
-    PYTHONPATH=. python3 bench/bench_engine.py [--hands 4000] [--runs 3]
+    python -m bench.bench_engine [--hands 4000] [--runs 3]
 
 Reports the median over runs of ms per hand, measured both as wall time and
 as process CPU time (the CPU figure is steadier on a shared, busy machine).
@@ -14,13 +14,10 @@ import argparse
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from scorer import combos, engine, forms  # noqa: E402
-from scorer.randhands import random_hands, random_waiting_hands  # noqa: E402
-from scorer.waits import winning_tiles  # noqa: E402
+from scorer import combos, engine, forms
+from scorer.randhands import random_hands, random_waiting_hands
+from scorer.waits import winning_tiles
 
 
 def timed(func, count: int) -> tuple[float, float]:

@@ -1,6 +1,6 @@
 """Game sheet speed: recording a hand durably, and replaying sheets.
 
-    PYTHONPATH=. python3 bench/bench_game.py [--games 20] [--db PATH]
+    python -m bench.bench_game [--games 20] [--db PATH]
 
 Reports ms per recorded hand (one SQLite transaction, WAL, synchronous=FULL,
 validated against the game so far), ms per replay of a 16-hand game, and
@@ -18,11 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from scorer.game.replay import replay  # noqa: E402
-from scorer.game.store import GameStore  # noqa: E402
-from scorer.game.tournament import rank_players  # noqa: E402
+from scorer.game.replay import replay
+from scorer.game.store import GameStore
+from scorer.game.tournament import rank_players
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 

@@ -23,7 +23,7 @@ has the classifier and the orienter read each tile from its box crop
 alone, without the crop turned square to its row (`vision.classify.row_crops`),
 to measure what that adds.
 
-    PYTHONPATH=. python bench/bench_heldout.py DIR [--limit N] [--oracle | --true boxes|classes]
+    python -m bench.bench_heldout DIR [--limit N] [--oracle | --true boxes|classes]
         [--box-crops-only] [--show K] [--confusions K] [--true-faces]
 """
 

@@ -6,25 +6,21 @@ long they take, how the tiles are grouped, and how many `hand_*` photos
 (mostly a winning hand in one row; some show a suit or the flowers only)
 are read as a legal winning hand.
 
-    PYTHONPATH=. python bench/bench_layout_labels.py [--split valid]
+    python -m bench.bench_layout_labels [--split valid]
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from datasets.cmdv4 import load_split  # noqa: E402
-from tests.vision.layout_fixtures import probs_for  # noqa: E402
-from vision.pipeline import read_hand  # noqa: E402
-from vision.types import Detection, TileRead  # noqa: E402
+from datasets.cmdv4 import load_split
+from vision.pipeline import read_hand
+from vision.synthetic import probs_for
+from vision.types import Detection, TileRead
 
 
 def main() -> None:

@@ -22,8 +22,8 @@ drawn, to judge by eye whether it points to the top of the faces;
 `--upright` (for photos seen to be upright) also scores the vote with
 each photo turned by quarters.
 
-    PYTHONPATH=. python bench/bench_orientation.py DIR [--model PATH] [--no-turn-average]
-    PYTHONPATH=. python bench/bench_orientation.py --photos DIR --glob 'hand_*' --show /tmp/orient --upright
+    python -m bench.bench_orientation DIR [--model PATH] [--no-turn-average]
+    python -m bench.bench_orientation --photos DIR --glob 'hand_*' --show /tmp/orient --upright
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ import numpy as np
 from datasets.render import read_yolo
 from scorer.tiles import CODES
 from vision.classify import cut
-from vision.layout.direction import SYMMETRIC
+from vision.config import SYMMETRIC_FACES as SYMMETRIC
 from vision.orient import CLASSES, Orienter, crop_to_image, expected_direction, image_to_crop
 from vision.orient import nearest_class as nearest
 from vision.types import Detection

@@ -9,25 +9,21 @@ classifier).
 Most `hand_*` photos show a winning hand in one row (some show suits or
 flowers only: the labels then give no hand either).
 
-    PYTHONPATH=. python bench/bench_pipeline.py [--split valid] [--all]
+    python -m bench.bench_pipeline [--split valid] [--all]
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from datasets.cmdv4 import load_split  # noqa: E402
-from tests.vision.layout_fixtures import probs_for  # noqa: E402
-from vision.pipeline import read_hand, recognize, warm_up  # noqa: E402
-from vision.types import Detection, TileRead  # noqa: E402
+from datasets.cmdv4 import load_split
+from vision.pipeline import read_hand, recognize, warm_up
+from vision.synthetic import probs_for
+from vision.types import Detection, TileRead
 
 
 def label_hand(sample) -> str | None:

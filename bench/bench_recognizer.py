@@ -5,7 +5,7 @@ flower/season recall, detector-only recall/precision, how many `hand_*`
 photos are read exactly (every tile found with the right class, no extras)
 and the seconds per 12 MP photo (a valid photo upscaled to 4000x3000).
 
-    PYTHONPATH=. python bench/bench_recognizer.py [--split valid] [--decoded] [--json]
+    python -m bench.bench_recognizer [--split valid] [--decoded] [--json]
 
 By default each tile is the classifier's first guess; `--decoded` scores the
 tiles as `mcr recognize` reports them, after layout and rule-aware decoding.
@@ -20,19 +20,16 @@ import json
 import sys
 import time
 from collections import Counter
-from pathlib import Path
 
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from datasets.cmdv4 import load_split, with_fixes  # noqa: E402
-from datasets.detector_crops import iou  # noqa: E402
-from scorer.tiles import FLOWER_CODES  # noqa: E402
-from vision.classify import Classifier  # noqa: E402
-from vision.detect import Detector  # noqa: E402
-from vision.pipeline import read_hand, read_tiles  # noqa: E402
+from datasets.cmdv4 import load_split, with_fixes
+from datasets.detector_crops import iou
+from scorer.tiles import FLOWER_CODES
+from vision.classify import Classifier
+from vision.detect import Detector
+from vision.pipeline import read_hand, read_tiles
 
 
 def match(pred_boxes, pred_codes, scores, gt_boxes, gt_codes, class_aware: bool) -> list[int]:

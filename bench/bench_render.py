@@ -1,6 +1,6 @@
 """Render speed of `datasets.render` on one core.
 
-    python bench/bench_render.py [--count 40] [--size 1280] [--styles train] [--kind mixed] \
+    python -m bench.bench_render [--count 40] [--size 1280] [--styles train] [--kind mixed] \
         [--encode] [--no-art-variation]
 
 Prints scenes per second from CPU time of this process (what one core
@@ -13,15 +13,12 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
 import cv2
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from datasets import render  # noqa: E402
-from datasets.art import ArtError  # noqa: E402
-from datasets.styles import resolve_styles  # noqa: E402
+from datasets import render
+from datasets.art import ArtError
+from datasets.styles import resolve_styles
 
 
 def main() -> int:

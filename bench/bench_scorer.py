@@ -1,6 +1,6 @@
 """Scorer speed: the batch path over random winning hands, and waiting analysis.
 
-    PYTHONPATH=. python3 bench/bench_scorer.py [--hands 4000] [--runs 5] [--profile]
+    python -m bench.bench_scorer [--hands 4000] [--runs 5] [--profile]
 
 Reports the median over runs (wall clock and CPU time) of: ms per hand for the whole `mcr score
 --batch` path in-process (JSON in, validation, scoring, explanation, JSON
@@ -22,16 +22,13 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from scorer.commands import score_lines  # noqa: E402
-from scorer.engine import score  # noqa: E402
-from scorer.notation import format_hand  # noqa: E402
-from scorer.randhands import random_hands, random_waiting_hands, to_request  # noqa: E402
-from scorer.request import waits_report  # noqa: E402
-from scorer.waits import winning_tiles  # noqa: E402
+from scorer.commands import score_lines
+from scorer.engine import score
+from scorer.notation import format_hand
+from scorer.randhands import random_hands, random_waiting_hands, to_request
+from scorer.request import waits_report
+from scorer.waits import winning_tiles
 
 TARGET_HAND_MS = 0.5
 TARGET_WAITS_MS = 20.0

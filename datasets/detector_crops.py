@@ -130,7 +130,8 @@ def row_view_crops(
     when stretched, turned when its rows run near the diagonal); the turned
     rectangles come from the same row geometry as at run time.
     """
-    from vision.classify import ROW_CROP, rect_warp
+    from vision.classify import rect_warp
+    from vision.config import DEFAULT
     from vision.detect import Detector
     from vision.rows import tile_rects
     from vision.turn import turn_to_rows
@@ -148,7 +149,7 @@ def row_view_crops(
         back = [turned.box_back(tuple(b)) if turned is not None else b for b in boxes]
         in_photo = np.array([(b[0] * sx, b[1] * sy, b[2] * sx, b[3] * sy) for b in back])
         angle, along, across = tile_rects(boxes)
-        along, across = along * ROW_CROP, across * ROW_CROP
+        along, across = along * DEFAULT.classify.row_crop, across * DEFAULT.classify.row_crop
         centers = (boxes[:, :2] + boxes[:, 2:]) / 2
         shrink = float(np.median(np.maximum(along, across))) * margin / store
         if shrink > 1.5:  # shrink the photo once by area averaging, as run time does

@@ -3,7 +3,7 @@
 A promoted kong (加杠) is laid as the pung it was, with the fourth tile on
 the claimed, sideways tile. Seen from above the two tiles are one box; what
 shows is the pair's height: a side wall twice as tall as its neighbours'.
-The model reads the run-time crop of a tile's box widened `STACK_MARGIN`
+The model reads the run-time crop of a tile's box widened `StackedConfig.margin`
 times (`vision.stacked`) and answers stacked or not.
 
 Labels come from rendered scenes (`python -m datasets.render --kind
@@ -35,7 +35,7 @@ from datasets.train_classifier import _parallel, export_onnx
 from datasets.train_orientation import MARGIN, STORE, OrientNet, store_crop
 from datasets.views import crop_warp, warp_crop
 from vision.classify import cut, to_input, widened
-from vision.stacked import STACK_MARGIN
+from vision.config import DEFAULT
 
 #: how often an upright meld tile is drawn as a negative, against a sideways one
 UPRIGHT_WEIGHT = 0.25
@@ -48,7 +48,7 @@ def _scene_crops(meta_path: Path) -> tuple[list[np.ndarray], list[int], list[flo
         return [], [], [], []
     crops, labels, weights, sizes = [], [], [], []
     for box, label, sideways in meld_tiles(json.loads(meta_path.read_text())):
-        wide = widened(box, STACK_MARGIN)
+        wide = widened(box, DEFAULT.stacked.margin)
         crops.append(store_crop(img, wide))
         labels.append(label)
         weights.append(1.0 if sideways or label else UPRIGHT_WEIGHT)
@@ -89,7 +89,7 @@ def heldout_crops(root: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if img is None:
             continue
         for box, label, side in meld_tiles(json.loads(meta_path.read_text())):
-            crops.append(cut(img, widened(box, STACK_MARGIN)))
+            crops.append(cut(img, widened(box, DEFAULT.stacked.margin)))
             labels.append(label)
             sideways.append(side)
     return np.stack(crops), np.array(labels), np.array(sideways)

@@ -5,7 +5,7 @@ detail), stretched to 64x64 and turned upright when wider than tall, as
 `datasets/train_classifier.py` trained it. A tile may still lie upside
 down, so the crop and its 180-degree turn are both classified and their
 probabilities averaged; a box about square is also read turned a quarter
-(`SQUARE`). Each tile is read once more from its own rectangle cut square to
+(`ClassifyConfig.square`). Each tile is read once more from its own rectangle cut square to
 its row (`turned_cut`): a box around a tile lying at an angle holds the
 neighbours' corners and shows the face askew, and even on a straight row
 this second view of the face makes fewer mistakes than the box alone.
@@ -19,6 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.config import DEFAULT, ClassifyConfig, VisionConfig
 from vision.detect import MODEL_DIR, check_image
 from vision.rows import tile_rects
 from vision.runtime import open_session
@@ -29,37 +30,14 @@ MEAN = np.array([0.485, 0.456, 0.406], np.float32) * 255
 STD = np.array([0.229, 0.224, 0.225], np.float32) * 255
 DEFAULT_MODEL = MODEL_DIR / "classifier.onnx"
 #: read with it, every tile: its fine-tune on many more rendered tile sets (the font
-#: styles too). Alone it reads tile art it has not seen better and real photos a little
-#: worse; the two averaged keep the real photos' figures (see the model card)
+#: styles too), which reads unfamiliar art better; averaged, the two read real photos
+#: as well as the first alone
 FONTS_MODEL = MODEL_DIR / "classifier_fonts.onnx"
 #: a second classifier, trained on another mix than the first (half its views from
 #: rendered tile sets, no fine-tune on the detector's boxes), gives its opinion on the
 #: unsure tiles only; its fine-tune like `FONTS_MODEL`'s is averaged with it
 SECOND_MODEL = MODEL_DIR / "classifier_second.onnx"
 SECOND_FONTS_MODEL = MODEL_DIR / "classifier_second_fonts.onnx"
-#: a box closer to square than this (long side over short) does not tell which way its
-#: tile lies (a tile seen from low down): it is read both ways and the surer reading kept
-#: (cmd-v4 valid: one tile set's upright 9p, boxed square and turned, read as 6p)
-SQUARE = 1.15
-#: the turned crop's size against the tile's rectangle as the row's spacing gives it. Real
-#: photos (cmd-v4 valid) read a little better with larger crops, unfamiliar art clearly
-#: better with smaller ones; the tile's own size favours neither (see the model card)
-ROW_CROP = 1.0
-#: a tile whose likeliest class, its two views averaged, is less probable than this is
-#: read again (`Classifier.second_look`); half the tiles of cmd-v4 valid read at 0.9 or more
-UNSURE = 0.7
-#: the further views of an unsure tile, each with its weight against the first two views'
-#: one: the box widened 1.12 times (a little of the tile's body and the table steadies a
-#: real tile set's read) and the row's rectangle cut 0.8 times its size (the face alone
-#: steadies an unfamiliar one's). Either alone helps one kind of photo and harms the
-#: other; together they help both (see the model card)
-WIDER_BOX, WIDER_WEIGHT = 1.12, 1.5
-TIGHTER_ROW, TIGHTER_WEIGHT = 0.8, 1.0
-#: the weight of the second classifier's reading of an unsure tile (its box, row and
-#: widened box views averaged): as much as all the first model's views together. Two
-#: models trained on different mixes err apart, and their average is surer where
-#: either hesitates
-SECOND_WEIGHT = 4.5
 
 
 def cut(image: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
@@ -150,10 +128,11 @@ def _reach(along: float | np.ndarray, across: float | np.ndarray) -> float | np.
 def row_crops(
     image: np.ndarray,
     detections: list[Detection],
-    size: float = ROW_CROP,
+    size: float = DEFAULT.classify.row_crop,
     only: np.ndarray | None = None,
     lying: bool = False,
     rects: tuple[float, np.ndarray, np.ndarray] | None = None,
+    config: VisionConfig = DEFAULT,
 ) -> np.ndarray:
     """`turned_cut` of every detected tile (or of those indexed by `only`), its rectangle
     judged from its row (`tile_rects`, or `rects` where the caller has them) and cut
@@ -166,7 +145,7 @@ def row_crops(
     """
     boxes = np.array([d.box for d in detections], dtype=float)
     # from all the tiles: rows need them
-    angle, along, across = rects if rects is not None else tile_rects(boxes)
+    angle, along, across = rects if rects is not None else tile_rects(boxes, config.rows)
     if lying:
         along, across = across, along
     along, across = along * size, across * size
@@ -195,9 +174,9 @@ def widened(box: tuple[float, float, float, float], k: float) -> tuple[float, fl
     return (cx - hw, cy - hh, cx + hw, cy + hh)
 
 
-def _squareish(box: tuple[float, float, float, float]) -> bool:
+def _squareish(box: tuple[float, float, float, float], square: float) -> bool:
     w, h = max(box[2] - box[0], 1e-6), max(box[3] - box[1], 1e-6)
-    return max(w / h, h / w) < SQUARE
+    return max(w / h, h / w) < square
 
 
 def _other_way(crop: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
@@ -241,12 +220,15 @@ class Classifier:
         row_view: bool = True,
         second_look: bool = True,
         second_model: str | Path | Sequence[str | Path] | None = (SECOND_MODEL, SECOND_FONTS_MODEL),
+        config: VisionConfig = DEFAULT,
     ):
         """`model_path` names one classifier to read with alone; by default the bundled
         pair (`DEFAULT_MODEL`, `FONTS_MODEL`) is averaged. `second_model`: the classifier
         or classifiers (averaged) `second_look` asks; None: none is asked."""
         paths = [Path(model_path)] if model_path is not None else [DEFAULT_MODEL, FONTS_MODEL]
         self.sessions = [open_session(p, "classifier") for p in paths]
+        self.vision = config  # the row views find the rows with `config.rows`
+        self.config: ClassifyConfig = config.classify
         self.flip_average = flip_average
         self.row_view = row_view  # also read each tile turned square to its row (`row_crops`)
         self.again = second_look  # read unsure tiles from more views (`second_look`)
@@ -279,7 +261,10 @@ class Classifier:
         if not detections:
             return []
         crops = np.stack([cut(image, d.box) for d in detections])
-        turned = row_crops(image, detections) if self.row_view else crops[:0]
+        size = self.config.row_crop
+        turned = (
+            row_crops(image, detections, size, config=self.vision) if self.row_view else crops[:0]
+        )
         read = self.probs(np.concatenate([crops, turned]))  # one pass for both views
         probs = self._either_way(read[: len(crops)], crops, [d.box for d in detections])
         if self.row_view:
@@ -294,7 +279,7 @@ class Classifier:
     def _either_way(self, probs: np.ndarray, crops: np.ndarray, boxes: list) -> np.ndarray:
         """`probs` of `crops`, with each box about square also read a quarter turned and the
         surer reading kept: such a box does not tell which way its tile lies."""
-        square = [k for k, b in enumerate(boxes) if _squareish(b)]
+        square = [k for k, b in enumerate(boxes) if _squareish(b, self.config.square)]
         if square:
             other = self.probs(np.stack([_other_way(crops[k], boxes[k]) for k in square]))
             for k, p in zip(square, other, strict=True):
@@ -309,27 +294,31 @@ class Classifier:
         probs: np.ndarray,
         views: tuple[np.ndarray, np.ndarray],
     ) -> np.ndarray:
-        """`probs` (the box's and the row's views averaged) with each unsure tile (`UNSURE`)
-        also read from its box widened and its row's rectangle tightened, and by the second
-        classifier from its box, row and widened views (`SECOND_WEIGHT`), weighted in.
+        """`probs` (the box's and the row's views averaged) with each unsure tile
+        (`ClassifyConfig.unsure`) also read from its box widened and its row's rectangle
+        tightened, and by the second classifier from its box, row and widened views,
+        weighted in (`ClassifyConfig`'s weights).
         `views` are the box and row crops of every tile, as first read.
 
         Only the few unsure tiles pay for the extra reads.
         """
-        unsure = np.flatnonzero(probs.max(axis=1) < UNSURE)
+        cfg = self.config
+        unsure = np.flatnonzero(probs.max(axis=1) < cfg.unsure)
         if not len(unsure):
             return probs
-        boxes = [widened(detections[i].box, WIDER_BOX) for i in unsure]
+        boxes = [widened(detections[i].box, cfg.wider_box) for i in unsure]
         crops = np.stack([cut(image, b) for b in boxes])
         wide = self._either_way(self.probs(crops), crops, boxes)
-        tight = self.probs(row_crops(image, detections, TIGHTER_ROW, unsure))
-        total = probs[unsure] * 2 + wide * WIDER_WEIGHT + tight * TIGHTER_WEIGHT
-        weight = 2 + WIDER_WEIGHT + TIGHTER_WEIGHT
+        tight = self.probs(
+            row_crops(image, detections, cfg.tighter_row, unsure, config=self.vision)
+        )
+        total = probs[unsure] * 2 + wide * cfg.wider_weight + tight * cfg.tighter_weight
+        weight = 2 + cfg.wider_weight + cfg.tighter_weight
         if self.second is not None:
             box, row = views  # one pass for the three views
             seen = self.second_probs(np.concatenate([box[unsure], row[unsure], crops]))
-            total = total + seen.reshape(3, len(unsure), -1).mean(axis=0) * SECOND_WEIGHT
-            weight += SECOND_WEIGHT
+            total = total + seen.reshape(3, len(unsure), -1).mean(axis=0) * cfg.second_weight
+            weight += cfg.second_weight
         probs = probs.copy()
         probs[unsure] = total / weight
         return probs

@@ -22,20 +22,9 @@ from scorer.forms import is_complete
 from scorer.hand import Hand, Meld, MeldKind
 from scorer.notation import format_hand
 from scorer.tiles import BACK, BACK_INDEX, CODES, FLOWER_FIRST, NUM_KINDS
+from vision.config import DEFAULT, DecodeConfig, VisionConfig
 from vision.layout.kinds import likely_back, top_class
 from vision.types import Group, Layout, TileRead
-
-#: classes kept per tile / per meld
-TOP_K_TILE = 6
-TOP_K_MELD = 12
-#: the most summed log-probability the rules may cost before we stop believing them
-MAX_DROP = 10.0
-#: the most one tile's reading may give up (e^-4.6: a class 1/100 as likely as the first)
-MAX_TILE_DROP = 4.6
-#: the most steps the search may take, so a hopeless photo answers quickly (about 0.12 s
-#: on the 2-core build machine). Counted in steps, not seconds, so that a photo reads the
-#: same however busy the machine is
-MAX_STEPS = 12000
 
 
 @dataclass
@@ -52,7 +41,7 @@ class Decoded:
     unnamed: list[int] = field(default_factory=list)
     #: with unnamed kongs: the rest of the hand in the notation (those kongs left out)
     partial: str | None = None
-    steps: int = 0  # how many steps the search took (`MAX_STEPS` at most)
+    steps: int = 0  # how many steps the search took (`DecodeConfig.max_steps` at most)
 
 
 @dataclass
@@ -79,15 +68,16 @@ def _logp(read: TileRead) -> np.ndarray:
     return np.log(p / p.sum())
 
 
-def _tile_var(read: TileRead, i: int) -> _Var:
+def _tile_var(read: TileRead, i: int, config: DecodeConfig) -> _Var:
     lp = _logp(read)
-    order = np.argsort(-lp)[:TOP_K_TILE]
+    order = np.argsort(-lp)[: config.top_k_tile]
     best = lp[order[0]]
-    options = [_Option(float(lp[k]), (int(k),)) for k in order if lp[k] >= best - MAX_TILE_DROP]
+    near = [k for k in order if lp[k] >= best - config.max_tile_drop]
+    options = [_Option(float(lp[k]), (int(k),)) for k in near]
     return _Var([i], options)
 
 
-def _meld_var(reads: list[TileRead], group: Group, gi: int) -> _Var:
+def _meld_var(reads: list[TileRead], group: Group, gi: int, config: DecodeConfig) -> _Var:
     lps = [_logp(reads[i]) for i in group.tiles]
     options: list[_Option] = []
     n = len(group.tiles)
@@ -107,10 +97,10 @@ def _meld_var(reads: list[TileRead], group: Group, gi: int) -> _Var:
             score = float(sum(lp[t] for lp, t in zip(lps, best, strict=True)))
             claimed = best[side] - base + 1
             options.append(_Option(score, best, Meld(MeldKind.CHOW, base, claimed)))
-    return _Var(list(group.tiles), _keep(options, lps), gi)
+    return _Var(list(group.tiles), _keep(options, lps, config), gi)
 
 
-def _kong_var(reads: list[TileRead], group: Group, gi: int) -> _Var | None:
+def _kong_var(reads: list[TileRead], group: Group, gi: int, config: DecodeConfig) -> _Var | None:
     """A concealed kong: its face-up tiles vote for the kind; None when all lie face down."""
     up = [i for i in group.tiles if not likely_back(reads[i])]
     if not up:
@@ -120,10 +110,10 @@ def _kong_var(reads: list[TileRead], group: Group, gi: int) -> _Var | None:
         _Option(float(sum(lp[t] for lp in lps)), (t,) * len(up), Meld(MeldKind.KONG, t, 0))
         for t in range(NUM_KINDS)
     ]
-    return _Var(up, _keep(options, lps), gi)
+    return _Var(up, _keep(options, lps, config), gi)
 
 
-def _keep(options: list[_Option], lps: list[np.ndarray]) -> list[_Option]:
+def _keep(options: list[_Option], lps: list[np.ndarray], config: DecodeConfig) -> list[_Option]:
     """The most probable options in which no single tile is read against its evidence.
 
     Empty when the tiles cannot make a meld without such a misreading.
@@ -134,10 +124,12 @@ def _keep(options: list[_Option], lps: list[np.ndarray]) -> list[_Option]:
     kept = [
         o
         for o in options
-        if o.score >= top - MAX_DROP
-        and all(lp[t] >= b - MAX_TILE_DROP for lp, t, b in zip(lps, o.kinds, best, strict=True))
+        if o.score >= top - config.max_drop
+        and all(
+            lp[t] >= b - config.max_tile_drop for lp, t, b in zip(lps, o.kinds, best, strict=True)
+        )
     ]
-    return kept[:TOP_K_MELD]
+    return kept[: config.top_k_meld]
 
 
 # -- search ---------------------------------------------------------------------
@@ -159,19 +151,19 @@ def _legal(variables: list[_Var], state: tuple[int, ...], n_melds: int) -> bool:
 
 
 def _search(
-    variables: list[_Var], n_melds: int
+    variables: list[_Var], n_melds: int, config: DecodeConfig
 ) -> tuple[tuple[tuple[int, ...], float] | None, int]:
     """Best-first over assignments, most probable first (each reached once: indices are
     raised left to right only); the first legal one is the answer, with its drop. Returns
-    it (None when there is none within `MAX_DROP` and `MAX_STEPS`) and the steps taken."""
+    it (None when there is none within `max_drop` and `max_steps`) and the steps taken."""
     top = sum(v.options[0].score for v in variables)
     start = (0,) * len(variables)
     heap = [(-top, start, 0)]
     steps = 0
-    while heap and steps < MAX_STEPS:
+    while heap and steps < config.max_steps:
         neg, state, last = heapq.heappop(heap)
         steps += 1
-        if top + neg > MAX_DROP:
+        if top + neg > config.max_drop:
             return None, steps
         if _legal(variables, state, n_melds):
             return (state, top + neg), steps
@@ -180,7 +172,7 @@ def _search(
             k = state[j]
             if k + 1 < len(options):
                 cost = neg + options[k].score - options[k + 1].score
-                if top + cost <= MAX_DROP:  # dearer assignments are never accepted
+                if top + cost <= config.max_drop:  # dearer assignments are never accepted
                     heapq.heappush(heap, (cost, state[:j] + (k + 1,) + state[j + 1 :], j))
     return None, steps
 
@@ -206,8 +198,9 @@ def _name_backs(reads: list[TileRead], tiles: list[int]) -> None:
             reads[i].chosen, reads[i].overridden = BACK, True
 
 
-def decode(reads: list[TileRead], layout: Layout) -> Decoded:
+def decode(reads: list[TileRead], layout: Layout, config: VisionConfig = DEFAULT) -> Decoded:
     """Choose every tile's class and the hand; sets `chosen`/`overridden` on the reads."""
+    cfg = config.decode
     _first_guesses(reads)
     result = Decoded(hand=None, notation=None)
     unplaced = sum(len(g.tiles) for g in layout.groups if g.role == "unknown")
@@ -224,11 +217,11 @@ def decode(reads: list[TileRead], layout: Layout) -> Decoded:
             if len(group.tiles) not in (3, 4):
                 result.warnings.append("A meld must have 3 or 4 tiles.")
                 return result
-            variables.append(_meld_var(reads, group, gi))
+            variables.append(_meld_var(reads, group, gi, cfg))
             n_melds += 1
         elif group.role == "concealed_kong":
             _name_backs(reads, group.tiles)
-            var = _kong_var(reads, group, gi)
+            var = _kong_var(reads, group, gi, cfg)
             if var is None:  # the layout already asked the person to name it
                 result.unnamed.append(gi)  # it still counts as a set in the hand's shape
             else:
@@ -262,8 +255,8 @@ def decode(reads: list[TileRead], layout: Layout) -> Decoded:
         )
         return result
     order = hand_tiles + winning
-    variables.extend(_tile_var(reads[i], i) for i in order)
-    found, result.steps = _search(variables, n_melds)
+    variables.extend(_tile_var(reads[i], i, cfg) for i in order)
+    found, result.steps = _search(variables, n_melds, cfg)
     if found is None:
         result.warnings.append(
             "No complete winning hand is close to what the tiles look like; "

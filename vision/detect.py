@@ -14,43 +14,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.config import DEFAULT, TILE_ASPECT, DetectConfig, VisionConfig
 from vision.runtime import open_session
 from vision.types import Detection
 
 STRIDE = 4
 INFER_SIZE = 512
-#: tiles whose median short side is below this many pixels at the detector's input are
-#: looked for again in a crop around them (a hand photographed from afar)
-SMALL_TILE = 24
-#: two boxes overlapping this much (IoU) are one tile found twice: the detector also
-#: peaks a third of a tile off its centre (a patterned face, a stretched photo), while
-#: neighbours on a straight row barely overlap (cmd-v4 valid, see the model card)
-NMS_IOU = 0.33
-#: a box lying this much inside a surer box at most PART_AREA its size is a part of that
-#: tile (a pip, a figure) found on its own: tiles lie side by side, not inside one another
-PART_INSIDE, PART_AREA = 0.7, 0.6
-#: tiles small at the input but spread over the whole photo are looked at again with the
-#: photo enlarged so their median short side is TARGET_TILE px, the input at most LARGE_INPUT
-TARGET_TILE, LARGE_INPUT = 32, 1600
-#: margin kept around the tiles found, in their median long side
-ZOOM_MARGIN = 2.0
-#: the least gain in scale that makes the second look worth its time
-MIN_ZOOM = 1.3
-#: boxes whose median is this many times longer than wide come from a stretched photo
-STRETCHED = 1.8
-#: a tile's length over its width, for undoing a stretch
-TILE_LENGTH = 1.35
-#: how much more summed score a squeezed-back look must find to be taken when the stretch
-#: was only guessed (next to nothing found) ...
-STRETCH_GAIN = 1.25
-#: ... and when the boxes showed it
-STRETCH_KEEP = 0.9
-#: the long side a huge photo is first brought to before squeezing it back
-WORK_SIZE = 4 * INFER_SIZE
-#: with fewer tiles found than this, the photo is tried squeezed along each axis ...
-FEW_TILES = 3
-#: ... by these factors
-STRETCH_FACTORS = (2.5, 5.0, 8.0)
 MEAN = np.array([0.485, 0.456, 0.406], np.float32) * 255
 STD = np.array([0.229, 0.224, 0.225], np.float32) * 255
 MODEL_DIR = Path(__file__).resolve().parents[1] / "models"
@@ -107,9 +76,12 @@ def _areas(boxes: np.ndarray) -> np.ndarray:
     return (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
 
 
-def nms(boxes: np.ndarray, scores: np.ndarray, thr: float) -> list[int]:
+def nms(
+    boxes: np.ndarray, scores: np.ndarray, thr: float, config: DetectConfig = DEFAULT.detect
+) -> list[int]:
     """Greedy non-maximum suppression; returns kept indices, best first. A box is dropped
-    when it overlaps a surer one by `thr` (IoU) or more, or is a part of it (`PART_INSIDE`)."""
+    when it overlaps a surer one by `thr` (IoU) or more, or is a part of it
+    (`DetectConfig.part_inside`)."""
     boxes = np.asarray(boxes, dtype=float).reshape(-1, 4)
     areas = _areas(boxes)
     order = np.argsort(-scores)
@@ -121,7 +93,7 @@ def nms(boxes: np.ndarray, scores: np.ndarray, thr: float) -> list[int]:
         inter = _intersections(boxes[i], boxes[rest])
         iou = inter / np.maximum(areas[i] + areas[rest] - inter, 1e-9)
         inside = inter / np.maximum(areas[rest], 1e-9)  # share of each box inside the surer one
-        part = (inside >= PART_INSIDE) & (areas[rest] <= PART_AREA * areas[i])
+        part = (inside >= config.part_inside) & (areas[rest] <= config.part_area * areas[i])
         order = rest[(iou < thr) & ~part]
     return keep
 
@@ -131,7 +103,8 @@ def decode(
     scale: float,
     shape: tuple[int, int],
     threshold: float = 0.3,
-    nms_iou: float = NMS_IOU,
+    nms_iou: float = DEFAULT.detect.nms_iou,
+    config: DetectConfig = DEFAULT.detect,
 ) -> list[Detection]:
     """Turn the raw (1,5,gh,gw) output into Detections in pixels of the original image."""
     heat = _sigmoid(out[0, 0].astype(np.float32))
@@ -149,21 +122,18 @@ def decode(
     boxes = np.clip(boxes, 0, [w, h, w, h])
     ok = (boxes[:, 2] - boxes[:, 0] > 1) & (boxes[:, 3] - boxes[:, 1] > 1)
     boxes, scores = boxes[ok], scores[ok]
-    keep = nms(boxes, scores, nms_iou)
+    keep = nms(boxes, scores, nms_iou, config)
     return [Detection(box=tuple(float(v) for v in boxes[i]), score=float(scores[i])) for i in keep]
 
 
 class Detector:
     """Finds tiles in a BGR photo; one onnxruntime CPU session per instance."""
 
-    def __init__(
-        self, model_path: str | Path | None = None, threshold: float = 0.5, nms_iou: float = NMS_IOU
-    ):
+    def __init__(self, model_path: str | Path | None = None, config: VisionConfig = DEFAULT):
         path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         self.session = open_session(path, "detector")
         self.input_name = self.session.get_inputs()[0].name
-        self.threshold = threshold  # chosen on cmd-v4 valid (fewest false tiles at full recall; see the model card)
-        self.nms_iou = nms_iou
+        self.config = config.detect
 
     def __call__(self, image: np.ndarray) -> list[Detection]:
         """Tile boxes in the pixels of `image` (BGR uint8, any size), best score first."""
@@ -182,19 +152,20 @@ class Detector:
         """
         image = check_image(image)
         found = self._find(image)
-        tries = stretch_tries(found)
+        tries = stretch_tries(found, self.config)
         if not tries:
             return found, (1.0, 1.0)
         h, w = image.shape[:2]
         work = image
-        if max(h, w) > WORK_SIZE:  # squeezing a huge photo again and again costs more than looking
-            k = WORK_SIZE / max(h, w)
+        if max(h, w) > self.config.work_size:  # squeezing it again and again costs more
+            k = self.config.work_size / max(h, w)
             work = cv2.resize(image, (round(w * k), round(h * k)), interpolation=cv2.INTER_AREA)
         wh, ww = work.shape[:2]
         best, best_score, stretch = found, _total(found), (1.0, 1.0)
         # stretched boxes are evidence enough: a squeezed-back look that finds about as
         # much is taken (its boxes fit the tiles); a blind search must find clearly more
-        gain = STRETCH_KEEP if len(found) >= FEW_TILES else STRETCH_GAIN
+        few = len(found) < self.config.few_tiles
+        gain = self.config.stretch_gain if few else self.config.stretch_keep
         for axis, factor in tries:
             size = (
                 (ww, max(8, round(wh / factor))) if axis == 1 else (max(8, round(ww / factor)), wh)
@@ -212,16 +183,16 @@ class Detector:
         faint to be taken on their own, for a later stage to take where the rules expect
         a tile (`vision.faint`)."""
         image = check_image(image)
-        return [d for d in self._find(image, floor) if d.score < self.threshold]
+        return [d for d in self._find(image, floor) if d.score < self.config.threshold]
 
     def _find(self, image: np.ndarray, threshold: float | None = None) -> list[Detection]:
         """One look at the whole photo, and a closer one around tiles that came out small:
         the model sees the photo shrunk to INFER_SIZE, where a hand taken from afar
         is tiny; looked at again larger, its tiles and their edges are found far better."""
         found = self._look(image, threshold)
-        region = zoom_region(found, image.shape[:2])
+        region = zoom_region(found, image.shape[:2], self.config)
         if region is None:
-            size = larger_input(found, image.shape[:2])
+            size = larger_input(found, image.shape[:2], self.config)
             if size is None:
                 return found
             again = self._look(image, threshold, size)
@@ -240,8 +211,8 @@ class Detector:
     ) -> list[Detection]:
         x, scale = prepare(image, size)
         out = self.session.run(None, {self.input_name: x})[0]
-        floor = self.threshold if threshold is None else threshold
-        return decode(out, scale, image.shape[:2], floor, self.nms_iou)
+        floor = self.config.threshold if threshold is None else threshold
+        return decode(out, scale, image.shape[:2], floor, self.config.nms_iou, self.config)
 
 
 def unstretch(
@@ -277,42 +248,46 @@ def _tallness(found: list[Detection]) -> float:
 
 def _proportions(found: list[Detection]) -> tuple[float, float]:
     """The stretch (x, y) that turns the median box into an upright tile's shape
-    (TILE_LENGTH times taller than wide), as the boxes of a squeezed-back look show it:
+    (`TILE_ASPECT` times taller than wide), as the boxes of a squeezed-back look show it:
     most tiles of a photo stand upright in it."""
     tall = _tallness(found)
-    if tall >= TILE_LENGTH:
-        return 1.0, tall / TILE_LENGTH
-    return TILE_LENGTH / max(tall, 1e-6), 1.0
+    if tall >= TILE_ASPECT:
+        return 1.0, tall / TILE_ASPECT
+    return TILE_ASPECT / max(tall, 1e-6), 1.0
 
 
 def _total(found: list[Detection]) -> float:
     return float(sum(d.score for d in found))
 
 
-def stretch_tries(found: list[Detection]) -> list[tuple[int, float]]:
+def stretch_tries(
+    found: list[Detection], config: DetectConfig = DEFAULT.detect
+) -> list[tuple[int, float]]:
     """How to squeeze the photo back for another look: (axis, factor) pairs, axis 1 = height.
 
     A tile's box is at most about 1.4 times longer than wide, so boxes
-    whose median is far longer (STRETCHED) tell the axis and the factor.
-    When next to nothing is found the stretch is unknown: both axes are
-    tried at a few factors.
+    whose median is far longer (`DetectConfig.stretched`) tell the axis and
+    the factor. When next to nothing is found the stretch is unknown: both
+    axes are tried at a few factors.
     """
-    if len(found) < FEW_TILES:
-        return [(axis, f) for axis in (0, 1) for f in STRETCH_FACTORS]
+    if len(found) < config.few_tiles:
+        return [(axis, f) for axis in (0, 1) for f in config.stretch_factors]
     tall = _tallness(found)
-    if tall > STRETCHED:
-        return [(1, tall / TILE_LENGTH)]
-    if 1 / tall > STRETCHED:
-        return [(0, 1 / (tall * TILE_LENGTH))]
+    if tall > config.stretched:
+        return [(1, tall / TILE_ASPECT)]
+    if 1 / tall > config.stretched:
+        return [(0, 1 / (tall * TILE_ASPECT))]
     return []
 
 
-def zoom_region(found: list[Detection], shape: tuple[int, int]) -> tuple[int, int, int, int] | None:
+def zoom_region(
+    found: list[Detection], shape: tuple[int, int], config: DetectConfig = DEFAULT.detect
+) -> tuple[int, int, int, int] | None:
     """The part of the photo (x1, y1, x2, y2) worth a second, closer look, or None.
 
     That is the box around the tiles found plus a margin, when their median
-    short side at the model's input is under SMALL_TILE and the crop would
-    show them at least MIN_ZOOM times larger.
+    short side at the model's input is under `DetectConfig.small_tile` and
+    the crop would show them at least `min_zoom` times larger.
     """
     if not found:
         return None
@@ -320,33 +295,37 @@ def zoom_region(found: list[Detection], shape: tuple[int, int]) -> tuple[int, in
     boxes = np.array([d.box for d in found], np.float64)
     sides = np.sort(boxes[:, 2:] - boxes[:, :2], axis=1)
     short, long = float(np.median(sides[:, 0])), float(np.median(sides[:, 1]))
-    if short * INFER_SIZE / max(h, w) >= SMALL_TILE:
+    if short * INFER_SIZE / max(h, w) >= config.small_tile:
         return None
-    m = ZOOM_MARGIN * long
+    m = config.zoom_margin * long
     x1, y1 = int(max(0, boxes[:, 0].min() - m)), int(max(0, boxes[:, 1].min() - m))
     x2, y2 = int(min(w, boxes[:, 2].max() + m)), int(min(h, boxes[:, 3].max() + m))
-    if max(h, w) < MIN_ZOOM * max(x2 - x1, y2 - y1):
+    if max(h, w) < config.min_zoom * max(x2 - x1, y2 - y1):
         return None
     return x1, y1, x2, y2
 
 
-def larger_input(found: list[Detection], shape: tuple[int, int]) -> int | None:
+def larger_input(
+    found: list[Detection], shape: tuple[int, int], config: DetectConfig = DEFAULT.detect
+) -> int | None:
     """The input size (long side) to look at the whole photo again at, or None.
 
     Tiles spread over the whole photo (a whole table) but small at the
     model's input gain nothing from a crop around them: the photo is looked
-    at again larger, so that their median short side reaches TARGET_TILE
-    pixels, up to LARGE_INPUT and never past the photo's own size.
+    at again larger, so that their median short side reaches
+    `DetectConfig.target_tile` pixels, up to `large_input` and never past
+    the photo's own size.
     """
     if not found:
         return None
     h, w = shape
     boxes = np.array([d.box for d in found], np.float64)
     short = float(np.median(np.min(boxes[:, 2:] - boxes[:, :2], axis=1))) * INFER_SIZE / max(h, w)
-    if short >= SMALL_TILE:
+    if short >= config.small_tile:
         return None
-    size = min(LARGE_INPUT, max(h, w), round(INFER_SIZE * TARGET_TILE / max(short, 1.0) / 32) * 32)
-    return size if size >= MIN_ZOOM * INFER_SIZE else None
+    wanted = round(INFER_SIZE * config.target_tile / max(short, 1.0) / 32) * 32
+    size = min(config.large_input, max(h, w), wanted)
+    return size if size >= config.min_zoom * INFER_SIZE else None
 
 
 def _inside(point: tuple[float, float], region: tuple[int, int, int, int]) -> bool:

@@ -16,25 +16,10 @@ from collections.abc import Callable
 import numpy as np
 
 from scorer.tiles import BACK_INDEX
+from vision.config import DEFAULT, FaintConfig, VisionConfig
 from vision.detect import ious
 from vision.rows import tile_length, tile_rects
 from vision.types import Detection, TileRead
-
-#: the least detector score of a box taken beside a back
-FAINT_FLOOR = 0.3
-#: the least probability of `back` for a faint box to be taken
-FAINT_BACK = 0.6
-#: a faint box overlapping a found tile this much (IoU) is that tile found again
-SAME_TILE = 0.3
-#: where a kong's back may lie from a back found, in tile lengths along the row, centre
-#: to centre: from the next place (a tile width, about 0.75 of a length, less for
-#: perspective) to three tile widths (the two ends of a kong turned up in the middle)
-KONG_STEPS = (0.4, 2.4)
-#: ... and how far off that row's line (tile lengths): a kong lies in one straight line
-IN_LINE = 0.2
-#: a kong's backs are the same size: the faint box's area against the back's, at most
-#: this many times larger or smaller
-SAME_SIZE = 1.5
 
 
 def faint_backs(
@@ -42,32 +27,44 @@ def faint_backs(
     reads: list[TileRead],
     faint: Callable[[np.ndarray, float], list[Detection]],
     classify: Callable[[np.ndarray, list[Detection]], list[TileRead]],
+    config: VisionConfig = DEFAULT,
 ) -> list[TileRead]:
-    """The faint boxes (`faint(image, FAINT_FLOOR)`) read surely as backs that lie where
-    a concealed kong would put a tile beside a tile read as a back (`in_kong_line`), away
-    from every tile already found; each with its reading."""
+    """The faint boxes (`faint(image, FaintConfig.floor)`) read surely as backs that lie
+    where a concealed kong would put a tile beside a tile read as a back (`in_kong_line`),
+    away from every tile already found; each with its reading."""
+    cfg = config.faint
     backs = [r for r in reads if int(np.argmax(r.probs)) == BACK_INDEX]
     if not backs:
         return []
     found = np.array([r.detection.box for r in reads], dtype=float)
-    fresh = [d for d in faint(image, FAINT_FLOOR) if ious(np.array(d.box), found).max() < SAME_TILE]
+    fresh = [
+        d for d in faint(image, cfg.floor) if ious(np.array(d.box), found).max() < cfg.same_tile
+    ]
     if not fresh:
         return []
-    angle = float(tile_rects(found)[0])
+    angle = float(tile_rects(found, config.rows)[0])
     length = tile_length(found)
-    near = [d for d in fresh if any(in_kong_line(d, b.detection, angle, length) for b in backs)]
+    near = [
+        d for d in fresh if any(in_kong_line(d, b.detection, angle, length, cfg) for b in backs)
+    ]
     taken: list[TileRead] = []
     for read in classify(image, near) if near else []:
         box = np.array(read.detection.box)
-        if read.probs[BACK_INDEX] < FAINT_BACK or any(
-            ious(box, np.array([t.detection.box]))[0] >= SAME_TILE for t in taken
+        if read.probs[BACK_INDEX] < cfg.back or any(
+            ious(box, np.array([t.detection.box]))[0] >= cfg.same_tile for t in taken
         ):
             continue
         taken.append(read)
     return taken
 
 
-def in_kong_line(faint: Detection, back: Detection, angle: float, length: float) -> bool:
+def in_kong_line(
+    faint: Detection,
+    back: Detection,
+    angle: float,
+    length: float,
+    config: FaintConfig = DEFAULT.faint,
+) -> bool:
     """Whether `faint` lies where a concealed kong holding `back` would put another tile:
     on the line of its row (at `angle` radians), one to three places along, the same size.
     A plain patch of table, a shadow or a gap between tiles reads like a back too."""
@@ -76,7 +73,7 @@ def in_kong_line(faint: Detection, back: Detection, angle: float, length: float)
     across = abs(offset @ [-np.sin(angle), np.cos(angle)]) / length
     size = faint.width * faint.height / max(back.width * back.height, 1e-9)
     return (
-        KONG_STEPS[0] <= along <= KONG_STEPS[1]
-        and across <= IN_LINE
-        and 1 / SAME_SIZE <= size <= SAME_SIZE
+        config.kong_steps[0] <= along <= config.kong_steps[1]
+        and across <= config.in_line
+        and 1 / config.same_size <= size <= config.same_size
     )

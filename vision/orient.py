@@ -29,8 +29,9 @@ from pathlib import Path
 import numpy as np
 
 from vision.classify import cut, row_crops, softmax, to_input
+from vision.config import DEFAULT, VisionConfig
 from vision.detect import MODEL_DIR, check_image
-from vision.rows import FACE_ACROSS_SURE, tile_rects
+from vision.rows import tile_rects
 from vision.runtime import open_session
 from vision.types import Detection
 
@@ -39,15 +40,6 @@ CLASSES = ("up", "right", "down", "left")
 # unit direction of each class in crop coordinates (x right, y down)
 DIRS = np.array([(0.0, -1.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0)], np.float64)
 CROP = 64  # side of the crop `cut` makes
-#: how surely the face in a tile's sideways rectangle must point along the row (along
-#: minus across, confidence-weighted) for that view to speak. Training-style hands read
-#: on their true boxes: 0.6 fixed 2 of 200 and broke none, 0.3 fixed 2 and broke 2
-FACE_ALONG_VIEW = 0.6
-#: the most tiles that view may take for sideways in one photo: a hand has at most four
-#: claimed melds, one tile of each lying sideways. More means the rows were judged
-#: along the tiles' length (a grid of loose tiles, cmd-v4 valid's hand_008), and the
-#: view is not heard at all
-MOST_LYING = 4
 
 
 def _boxes(boxes: np.ndarray | list) -> np.ndarray:
@@ -154,8 +146,10 @@ class Orienter:
         model_path: str | Path | None = None,
         turn_average: bool = True,
         row_view: bool = True,
+        config: VisionConfig = DEFAULT,
     ):
         path = Path(model_path) if model_path is not None else DEFAULT_MODEL
+        self.config = config
         self.session = open_session(path, "orientation")
         self.input_name = self.session.get_inputs()[0].name
         self.turn_average = turn_average
@@ -192,9 +186,11 @@ class Orienter:
         if not self.row_view:
             return crop_to_image(expected_direction(self.probs(crops)), boxes).astype(np.float32)
         n = len(crops)
-        rects = tile_rects(boxes)  # the rows, found once for both row views
-        turned = row_crops(image, detections, rects=rects)
-        lying = row_crops(image, detections, lying=True, rects=rects)
+        cfg = self.config
+        rects = tile_rects(boxes, cfg.rows)  # the rows, found once for both row views
+        size = cfg.classify.row_crop
+        turned = row_crops(image, detections, size, rects=rects)
+        lying = row_crops(image, detections, size, lying=True, rects=rects)
         probs = self.probs(np.concatenate([crops, turned, lying]))  # one pass for all views
         vec = crop_to_image(expected_direction(probs[:n]), boxes)
         angle, along, across = rects
@@ -207,13 +203,13 @@ class Orienter:
         back = _unturn(expected_direction(probs[2 * n :]))
         on_side = _keep_length(back * np.stack([across, along], axis=1), back)
         # as surely across as keeps a tile upright in `rows.mark_sideways`
-        upright = _along_minus_across(in_row) < -FACE_ACROSS_SURE
+        upright = _along_minus_across(in_row) < -cfg.rows.face_across_sure
         c, s = np.cos(angle), np.sin(angle)
         to_photo = np.array([[c, -s], [s, c]])  # row (along, across) -> photo (x, y)
         vec[upright] = in_row[upright] @ to_photo.T
         seen = vec @ to_photo  # every direction so far, in the row's (along, across)
-        kept = _along_minus_across(seen) < -FACE_ACROSS_SURE
-        sideways = (_along_minus_across(on_side) > FACE_ALONG_VIEW) & ~kept
-        if sideways.sum() <= MOST_LYING:
+        kept = _along_minus_across(seen) < -cfg.rows.face_across_sure
+        sideways = (_along_minus_across(on_side) > cfg.orient.face_along_view) & ~kept
+        if sideways.sum() <= cfg.orient.most_lying:
             vec[sideways] = on_side[sideways] @ to_photo.T
         return vec.astype(np.float32)

@@ -17,19 +17,21 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from scorer.hand import Meld, MeldKind
 from scorer.notation import format_meld
 from scorer.tiles import BACK, CODES, INDEX
+from vision.config import DEFAULT, VisionConfig
 from vision.decode import Decoded, decode
 from vision.detect import unstretch
 from vision.errors import ModelError, PhotoError
 from vision.faint import faint_backs
-from vision.layout import NOTHING_SET_APART, OTHER_TUNINGS, Tuning, read_layout
+from vision.layout import NOTHING_SET_APART, read_layout
 from vision.photo import MAX_BYTES, load_photo
 from vision.regions import Piece, Regions, find_regions, shown_copies
 from vision.turn import turn_to_rows
@@ -40,19 +42,49 @@ ClassifierFn = Callable[[np.ndarray, list[Detection]], list[TileRead]]
 OrienterFn = Callable[[np.ndarray, list[Detection]], np.ndarray]
 StackerFn = Callable[[np.ndarray, list[Detection]], np.ndarray]
 
+
+@runtime_checkable
+class TileFinder(Protocol):
+    """A detector with every look the reading asks of it (`vision.detect.Detector` is one):
+    plain boxes, boxes with how stretched the photo looks, and boxes found too faintly to
+    be taken alone."""
+
+    def __call__(self, image: np.ndarray) -> list[Detection]: ...
+
+    def look(self, image: np.ndarray) -> tuple[list[Detection], tuple[float, float]]: ...
+
+    def faint(self, image: np.ndarray, floor: float) -> list[Detection]: ...
+
+
+@dataclass(frozen=True)
+class BoxesOnly:
+    """A plain box-finding function as a `TileFinder`: the photo taken to be in proportion,
+    and no faint boxes."""
+
+    find: DetectorFn
+
+    def __call__(self, image: np.ndarray) -> list[Detection]:
+        return self.find(image)
+
+    def look(self, image: np.ndarray) -> tuple[list[Detection], tuple[float, float]]:
+        return self.find(image), (1.0, 1.0)
+
+    def faint(self, image: np.ndarray, floor: float) -> list[Detection]:
+        return []
+
+
+def as_finder(detector: TileFinder | DetectorFn) -> TileFinder:
+    """The detector as a `TileFinder` (a plain function wrapped in `BoxesOnly`)."""
+    return detector if isinstance(detector, TileFinder) else BoxesOnly(detector)
+
+
 _LOCK = threading.Lock()
-_MODELS: tuple[DetectorFn, ClassifierFn, OrienterFn, StackerFn] | None = None
+_MODELS: tuple[TileFinder | DetectorFn, ClassifierFn, OrienterFn, StackerFn] | None = None
 
 GIVERS = {1: "left", 2: "opposite", 3: "right"}
-#: tiles read with less probability than this are listed under "uncertain" for a check
-UNCERTAIN = 0.5
-#: the most search steps the other readings of a layout may take between them
-#: (`read_hand`; about 0.15 s on the 2-core build machine): steps, not seconds, so that a
-#: photo reads the same however busy the machine is
-READ_AGAIN_STEPS = 15000
 
 
-def models() -> tuple[DetectorFn, ClassifierFn, OrienterFn, StackerFn]:
+def models() -> tuple[TileFinder | DetectorFn, ClassifierFn, OrienterFn, StackerFn]:
     """The bundled detector, classifier, orienter and stacked-tile reader, loaded on first
     use (ModelError when missing)."""
     global _MODELS
@@ -123,7 +155,12 @@ def _meld_json(
 
 
 def result_json(
-    reads: list[TileRead], layout: Layout, decoded: Decoded, name: str, size: tuple[int, int]
+    reads: list[TileRead],
+    layout: Layout,
+    decoded: Decoded,
+    name: str,
+    size: tuple[int, int],
+    config: VisionConfig = DEFAULT,
 ) -> dict[str, Any]:
     """Assemble the contract object from the stages' outputs."""
     group_of = {i: gi for gi, g in enumerate(layout.groups) for i in g.tiles}
@@ -150,7 +187,7 @@ def result_json(
         "winning_tile": winning,
         "flowers": {"count": len(flowers), "tiles": flowers},
         "waits": None if decoded.waits is None else [CODES[t] for t in decoded.waits],
-        "uncertain": [i for i, r in enumerate(reads) if r.confidence < UNCERTAIN],
+        "uncertain": [i for i, r in enumerate(reads) if r.confidence < config.pipeline.uncertain],
         "warnings": warnings,
     }
 
@@ -162,10 +199,11 @@ def assemble(
     ignored: list[Piece],
     name: str,
     size: tuple[int, int],
+    config: VisionConfig = DEFAULT,
 ) -> dict[str, Any]:
     """The recognition result: the hand's reading, the groups ignored, 和绝张 from the table."""
     reads, layout, decoded = reading
-    out = result_json(reads, layout, decoded, name, (int(size[0]), int(size[1])))
+    out = result_json(reads, layout, decoded, name, (int(size[0]), int(size[1])), config)
     out["ignored"] = [
         {"kind": p.kind, "tiles": [_ignored_json(every[i]) for i in p.tiles]} for p in ignored
     ]
@@ -185,17 +223,17 @@ NO_HAND_AMONG = (
 
 
 def pick_hand(
-    reads: list[TileRead], regions: Regions
+    reads: list[TileRead], regions: Regions, config: VisionConfig = DEFAULT
 ) -> tuple[tuple[int, ...], tuple[list[TileRead], Layout, Decoded]]:
     """The first candidate (nearest the camera first) that reads as a complete hand, else
     the nearest: its tile indices and its reading (`read_hand`)."""
     first = None
     for candidate in regions.candidates:
-        reading = read_hand([copy.deepcopy(reads[i]) for i in candidate])
+        reading = read_hand([copy.deepcopy(reads[i]) for i in candidate], config)
         if reading[2].hand is not None:
             return candidate, reading
         first = first or (candidate, reading)
-    return first or ((), read_hand([]))
+    return first or ((), read_hand([], config))
 
 
 def fourth_tile_seen(
@@ -239,13 +277,15 @@ def _up_json(read: TileRead) -> list[float] | None:
     return None if read.up is None else [round(float(v), 3) for v in read.up]
 
 
-def read_hand(reads: list[TileRead]) -> tuple[list[TileRead], Layout, Decoded]:
+def read_hand(
+    reads: list[TileRead], config: VisionConfig = DEFAULT
+) -> tuple[list[TileRead], Layout, Decoded]:
     """Layout and decoding of the read tiles: (reads as decoded, layout, decoded hand).
 
     The first reading is kept when it gives a hand (or the rest of one,
     besides unnamed kongs) with nothing in doubt (`_settled`: no warning,
     and no `Layout.doubts`, such as a sideways-looking tile counted
-    upright). Else the layout is read again with each of `OTHER_TUNINGS` (a gap, a tile set
+    upright). Else the layout is read again with each of `LayoutConfig.other_readings` (a gap, a tile set
     apart or a sideways box judged the other way), and the reading that
     does best wins: a hand first, then the fewest warnings, then the least
     probability given up to the rules. So a meld whose sideways tile looked
@@ -256,33 +296,33 @@ def read_hand(reads: list[TileRead]) -> tuple[list[TileRead], Layout, Decoded]:
     went wrong that way). The reads
     are copied for each try, since reading sets their sideways marks and
     chosen tiles. A layout read before is not decoded again, and the other
-    readings stop once their decoding took `READ_AGAIN_STEPS`: a photo that
+    readings stop once their decoding took `PipelineConfig.read_again_steps`: a photo that
     is no hand at all costs every decoding its full search.
     """
     pristine = copy.deepcopy(reads)
     seen: set[tuple] = set()
 
-    def attempt(tuning: Tuning, tried: list[TileRead]) -> tuple | None:
-        layout = read_layout(tried, tuning)
+    def attempt(tried_config: VisionConfig, tried: list[TileRead]) -> tuple | None:
+        layout = read_layout(tried, tried_config)
         key = _layout_key(tried, layout)
         if key in seen:
             return None  # the same grouping decodes the same
         seen.add(key)
-        decoded = decode(tried, layout)
+        decoded = decode(tried, layout, tried_config)
         found = _gives_hand(decoded)
         badness = (not found, len(layout.warnings) + len(decoded.warnings), decoded.drop)
         return badness, tried, layout, decoded
 
-    first = attempt(Tuning(), reads)
+    first = attempt(config, reads)
     assert first is not None
     if _settled(first[2], first[3]):
         return first[1], first[2], first[3]
     tries = [first]
     spent = 0
-    for tuning in OTHER_TUNINGS:
-        if spent >= READ_AGAIN_STEPS:
+    for reading in config.layout.other_readings:
+        if spent >= config.pipeline.read_again_steps:
             break
-        if (found := attempt(tuning, copy.deepcopy(pristine))) is not None:
+        if (found := attempt(config.reading(reading), copy.deepcopy(pristine))) is not None:
             tries.append(found)
             spent += found[3].steps
     best = min(tries, key=lambda a: a[0])  # ties keep the first reading
@@ -314,10 +354,11 @@ Box = tuple[float, float, float, float]
 
 def read_tiles(
     image: np.ndarray,
-    detector: DetectorFn,
+    detector: TileFinder | DetectorFn,
     classifier: ClassifierFn,
     orienter: OrienterFn | None = None,
     stacker: StackerFn | None = None,
+    config: VisionConfig = DEFAULT,
 ) -> tuple[list[TileRead], Callable[[Box], Box]]:
     """Find and read every tile of a photo: the reads, their boxes in the pixels the models
     read them in, and the map from those pixels to the photo's.
@@ -328,19 +369,18 @@ def read_tiles(
     too faintly is taken beside the backs found (`vision.faint`). The orienter
     tells which way each face points, the stacker whether a tile lies on it.
     """
-    look = getattr(detector, "look", None)
-    found, stretch = look(image) if look is not None else (detector(image), (1.0, 1.0))
+    finder = as_finder(detector)
+    found, stretch = finder.look(image)
     work, detections = unstretch(image, found, stretch)
     sx, sy = image.shape[1] / work.shape[1], image.shape[0] / work.shape[0]
-    turned = turn_to_rows(work, detections, detector) if detections else None
+    turned = turn_to_rows(work, detections, finder, config) if detections else None
     if turned is not None:
         work, detections = turned.image, turned.detections
     reads = classifier(work, detections) if detections else []
     if len(reads) != len(detections):
         raise ModelError("model_mismatch")
-    faint = getattr(detector, "faint", None)
-    if faint is not None and reads:  # a concealed kong's back found too faintly
-        more = faint_backs(work, reads, faint, classifier)
+    if reads:  # a concealed kong's back found too faintly
+        more = faint_backs(work, reads, finder.faint, classifier, config)
         if turned is not None:  # the turned part's corners show no photo, only its fill
             more = [r for r in more if turned.shows(r.detection.box)]
         reads = reads + more
@@ -379,6 +419,7 @@ def recognize_image(
     classifier: ClassifierFn | None = None,
     orienter: OrienterFn | None = None,
     stacker: StackerFn | None = None,
+    config: VisionConfig = DEFAULT,
 ) -> dict[str, Any]:
     """Recognize an already decoded upright BGR image.
 
@@ -393,15 +434,16 @@ def recognize_image(
         orienter = orienter or default_orienter
         stacker = stacker or default_stacker
     started = time.perf_counter()
-    every, to_photo = read_tiles(image, detector, classifier, orienter, stacker)
+    every, to_photo = read_tiles(image, detector, classifier, orienter, stacker, config)
     regions = find_regions(every)
-    chosen, (reads, layout, decoded) = pick_hand(every, regions)
+    chosen, (reads, layout, decoded) = pick_hand(every, regions, config)
     ignored = regions.ignored(chosen)
     for read in every:  # boxes in the pixels of the photo as given
         read.detection.box = to_photo(read.detection.box)
     for read in reads:
         read.detection.box = to_photo(read.detection.box)
-    out = assemble(every, chosen, (reads, layout, decoded), ignored, name, image.shape[1::-1])
+    size = image.shape[1::-1]
+    out = assemble(every, chosen, (reads, layout, decoded), ignored, name, size, config)
     out["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 1)
     return out
 

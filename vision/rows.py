@@ -16,39 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from scorer.tiles import BACK_INDEX
+from vision.config import DEFAULT, TILE_ASPECT, Reading, RowsConfig
 from vision.types import TileRead
-
-#: distance between row centre lines that starts a new row, in tile lengths
-ROW_SPLIT = 0.55
-#: how much wider for its length than an upright neighbour a sideways tile's box is
-SIDEWAYS_RATIO = 1.4
-#: a sideways tile's centre shift off its neighbours' centre line, in their lengths
-SIDEWAYS_SHIFT = 0.1
-#: the summed evidence (width ratio in units of SIDEWAYS_RATIO, shift in units of
-#: SIDEWAYS_SHIFT) that makes a tile sideways
-SIDEWAYS_SCORE = 1.2
-#: ... of which the width alone must give at least this much
-SIDEWAYS_MIN_WIDE = 0.5
-#: the longest step along a row, in its usual steps, between tiles that touch
-TOUCH_STEP = 1.45
-#: the fewest tiles in a row for fitting the rows' direction to it
-MIN_FIT_ROW = 5
-#: a tile's length over its width
-TILE_ASPECT = 1.35
-#: how many tiles on each side of a tile its shape is compared with, and the quantile
-#: of their width/length ratios taken for an upright tile's
-SIDEWAYS_WINDOW = 2
-SIDEWAYS_PCT = 40
-#: how surely a tile's face must point along its row (`face_along`) to take it for sideways
-FACE_ALONG = 0.4
-#: a face pointing along the row this surely makes a tile sideways with less shape evidence
-FACE_ALONG_SURE = 0.6
-FACE_SHAPE = 0.5
-#: a face pointing across the row this surely keeps a tile upright whatever its box's shape
-FACE_ACROSS_SURE = 0.6
-#: least cos²-sin² of the rows' tilt off an image axis for box shapes to tell a tile's
-#: width from its length (near the diagonal every box is about square)
-MIN_UNTILT = 0.2
 
 
 @dataclass
@@ -63,7 +32,7 @@ class Frame:
     angle: float = 0.0  # the direction of the u axis in the photo (radians, y down)
 
 
-def frame_for(boxes: np.ndarray, angle: float) -> Frame:
+def frame_for(boxes: np.ndarray, angle: float, config: RowsConfig = DEFAULT.rows) -> Frame:
     """Row coordinates for rows running at `angle` (radians, image axes, y down).
 
     `u` runs along the rows, `v` across them towards the player when the
@@ -83,7 +52,7 @@ def frame_for(boxes: np.ndarray, angle: float) -> Frame:
     rest = angle - quarter * np.pi / 2
     ca, sa = np.cos(rest), abs(np.sin(rest))
     det = ca * ca - sa * sa
-    if det < MIN_UNTILT:
+    if det < config.min_untilt:
         return Frame(u=u, v=v, eu=eu, ev=ev, shapes=False, angle=angle)
     if sa > 1e-3:
         # an upright box around a tilted tile is wider and taller than the tile: undo that
@@ -161,12 +130,14 @@ def line_angle(frame: Frame, row: list[int]) -> float:
     return float(np.arctan(np.median(dv[far] / du[far])))
 
 
-def split_rows(frame: Frame, members: list[int], length: float) -> list[list[int]]:
+def split_rows(
+    frame: Frame, members: list[int], length: float, config: RowsConfig = DEFAULT.rows
+) -> list[list[int]]:
     """Split tiles into rows by gaps between their centre lines (sorted by v)."""
     order = sorted(members, key=lambda i: frame.v[i])
     rows: list[list[int]] = []
     for i in order:
-        if rows and frame.v[i] - frame.v[rows[-1][-1]] <= ROW_SPLIT * length:
+        if rows and frame.v[i] - frame.v[rows[-1][-1]] <= config.row_split * length:
             rows[-1].append(i)
         else:
             rows.append([i])
@@ -177,8 +148,8 @@ def mark_sideways(
     reads: list[TileRead],
     frame: Frame,
     rows: list[list[int]],
-    score: float = SIDEWAYS_SCORE,
-    min_wide: float = SIDEWAYS_MIN_WIDE,
+    reading: Reading = DEFAULT.layout.reading,
+    config: RowsConfig = DEFAULT.rows,
 ) -> None:
     """Set `detection.sideways` on tiles lying across their row.
 
@@ -191,8 +162,8 @@ def mark_sideways(
     perspective changes how much of each tile's body a box holds from one
     end of a long row to the other, and near a diagonal a box tells a
     tile's width from its length poorly. A row of at most 4 is compared
-    as a whole. `score` and `min_wide` are the shape evidence asked for
-    (`SIDEWAYS_SCORE`, `SIDEWAYS_MIN_WIDE` unless another reading is tried).
+    as a whole. `reading` gives the shape evidence asked for
+    (`Reading.sideways_score`, `Reading.sideways_min_wide`).
 
     The tile's face weighs in both ways: pointing surely along the row it
     makes the tile sideways on less shape evidence, and pointing surely
@@ -209,19 +180,23 @@ def mark_sideways(
                 near = [j for j in order if j != i]
                 upright = float(np.percentile(ratio[near], 25))
             else:
-                near = order[max(0, k - SIDEWAYS_WINDOW) : k]
-                near += order[k + 1 : k + 1 + SIDEWAYS_WINDOW]
-                upright = float(np.percentile(ratio[near], SIDEWAYS_PCT))
-            wide = np.log(max(ratio[i], 1e-6) / max(upright, 1e-6)) / np.log(SIDEWAYS_RATIO)
-            shift = _shift(frame, order, k) / SIDEWAYS_SHIFT
+                window = config.sideways_window
+                near = order[max(0, k - window) : k] + order[k + 1 : k + 1 + window]
+                upright = float(np.percentile(ratio[near], config.sideways_pct))
+            wide = np.log(max(ratio[i], 1e-6) / max(upright, 1e-6)) / np.log(config.sideways_ratio)
+            shift = _shift(frame, order, k, config) / config.sideways_shift
             if not frame.shapes:
                 # the shift alone tells, or the face's top pointing along the row
-                if shift > 1.0 or face_along(reads[i], frame) > FACE_ALONG:
+                if shift > 1.0 or face_along(reads[i], frame) > config.face_along:
                     reads[i].detection.sideways = True
                 continue
             face = face_along(reads[i], frame)
-            by_shape = wide > min_wide and wide + shift > score and face > -FACE_ACROSS_SURE
-            by_face = face > FACE_ALONG_SURE and wide + shift > FACE_SHAPE
+            by_shape = (
+                wide > reading.sideways_min_wide
+                and wide + shift > reading.sideways_score
+                and face > -config.face_across_sure
+            )
+            by_face = face > config.face_along_sure and wide + shift > config.face_shape
             if by_shape or by_face:
                 reads[i].detection.sideways = True
 
@@ -242,7 +217,7 @@ def face_along(read: TileRead, frame: Frame) -> float:
     return along - across
 
 
-def _shift(frame: Frame, order: list[int], k: int) -> float:
+def _shift(frame: Frame, order: list[int], k: int, config: RowsConfig) -> float:
     """How far tile `order[k]` lies off the centre line of the tiles touching it, in tile lengths.
 
     Only touching neighbours count (a step along the row not much longer
@@ -257,7 +232,7 @@ def _shift(frame: Frame, order: list[int], k: int) -> float:
     touching = [
         order[j]
         for j in (k - 1, k + 1)
-        if 0 <= j < len(order) and abs(u[j] - u[k]) < TOUCH_STEP * usual
+        if 0 <= j < len(order) and abs(u[j] - u[k]) < config.touch_step * usual
     ]
     if not touching:
         return 0.0
@@ -274,24 +249,26 @@ def tile_length(boxes: np.ndarray) -> float:
 
 
 def find_rows(
-    boxes: np.ndarray, members: list[int], length: float
+    boxes: np.ndarray, members: list[int], length: float, config: RowsConfig = DEFAULT.rows
 ) -> tuple[float, Frame, list[list[int]]]:
     """The rows' direction (radians, within [-45°, 135°)), the row frame and the rows."""
     angle = direction(boxes, members)
-    frame = frame_for(boxes, angle)
-    rows = split_rows(frame, members, length)
+    frame = frame_for(boxes, angle, config)
+    rows = split_rows(frame, members, length, config)
     longest = max(rows, key=len)
-    if len(longest) >= MIN_FIT_ROW:
+    if len(longest) >= config.min_fit_row:
         # rows are straight lines (in perspective too): fit the longest one
         angle = (angle + line_angle(frame, longest) + np.pi / 4) % np.pi - np.pi / 4
-        frame = frame_for(boxes, angle)
-        rows = split_rows(frame, members, length)
+        frame = frame_for(boxes, angle, config)
+        rows = split_rows(frame, members, length, config)
     if not frame.shapes:
         extents_from_steps(frame, rows)
     return angle, frame, rows
 
 
-def tile_rects(boxes: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+def tile_rects(
+    boxes: np.ndarray, config: RowsConfig = DEFAULT.rows
+) -> tuple[float, np.ndarray, np.ndarray]:
     """Where each tile's own rectangle lies: the rows' direction (radians) and each
     tile's extent along its row and across it, judged from its row's spacing.
 
@@ -302,6 +279,6 @@ def tile_rects(boxes: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
     boxes = np.asarray(boxes, dtype=float).reshape(-1, 4)
     if len(boxes) == 0:
         return 0.0, np.zeros(0), np.zeros(0)
-    angle, frame, rows = find_rows(boxes, list(range(len(boxes))), tile_length(boxes))
+    angle, frame, rows = find_rows(boxes, list(range(len(boxes))), tile_length(boxes), config)
     extents_from_steps(frame, rows)
     return angle, frame.eu, frame.eu * TILE_ASPECT

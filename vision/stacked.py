@@ -5,7 +5,7 @@ laid on the sideways, claimed tile. Seen from above the pair is one tile,
 and the detector boxes it once; what shows is its height, a side wall
 twice as tall as its neighbours'. A small model (`models/stacked.onnx`,
 trained by `datasets.train_stacked` on rendered promoted kongs) reads each
-tile's box widened `STACK_MARGIN` times, so the crop holds the tile's side
+tile's box widened `StackedConfig.margin` times, so the crop holds the tile's side
 walls and a little of its neighbours, and answers how likely the box holds
 two tiles, one on the other. The layout uses it only for the sideways tile
 of an exposed meld (`vision.layout.stacks`).
@@ -18,21 +18,21 @@ from pathlib import Path
 import numpy as np
 
 from vision.classify import cut, read_crops, widened
+from vision.config import DEFAULT, VisionConfig
 from vision.detect import MODEL_DIR, check_image
 from vision.runtime import open_session
 from vision.types import Detection
 
 DEFAULT_MODEL = MODEL_DIR / "stacked.onnx"
-#: how far the box is widened for the crop: the tile, its side walls and a little around
-STACK_MARGIN = 1.6
 
 
 class Stacker:
     """P(another tile lies on it) per detected tile; one onnxruntime CPU session."""
 
-    def __init__(self, model_path: str | Path | None = None):
+    def __init__(self, model_path: str | Path | None = None, config: VisionConfig = DEFAULT):
         path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         self.session = open_session(path, "stacked-tile")
+        self.margin = config.stacked.margin
 
     def probs(self, crops: np.ndarray) -> np.ndarray:
         """(N,) probability of a second tile on top, for crops (N,64,64,3) BGR uint8.
@@ -47,4 +47,5 @@ class Stacker:
         image = check_image(image)
         if not detections:
             return np.zeros(0, np.float32)
-        return self.probs(np.stack([cut(image, widened(d.box, STACK_MARGIN)) for d in detections]))
+        crops = [cut(image, widened(d.box, self.margin)) for d in detections]
+        return self.probs(np.stack(crops))

@@ -5,10 +5,10 @@ tile: its shape no longer tells a sideways tile from an upright one, and
 its crop shows the face askew among other tiles' corners. Turned so its
 rows run along the image axes, the photo is read as the models know
 photos best. Only the part holding the tiles found is turned, shrunk so
-that a tile's box is about `TILE_PX` long (the crops are 64 px), which
+that a tile's box is about `TurnConfig.tile_px` long (the crops are 64 px), which
 bounds the work whatever the photo's size. The tiles are then found again
 in it, and that look is kept only when its boxes fit the tiles clearly
-tighter (`TIGHTER`): the rows really did run at an angle.
+tighter (`TurnConfig.tighter`): the rows really did run at an angle.
 """
 
 from __future__ import annotations
@@ -19,24 +19,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.config import DEFAULT, VisionConfig
 from vision.detect import ious
 from vision.rows import tile_length, tile_rects
 from vision.types import Detection
-
-#: rows this many degrees or more off the photo's axes are read turned square to them
-TURN_TILT = 30.0
-#: the long side of a tile's box the turned part of the photo is shrunk to (when larger)
-TILE_PX = 128.0
-#: margin around the tiles found, in tile lengths, that is turned with them
-MARGIN = 1.5
-#: the turned look is kept when it finds at least this share of the tiles the first found,
-KEEP_FOUND = 0.8
-#: ... and its boxes, measured in the photo's pixels, are at most this share of the first
-#: look's in area (median): a tile lying at 30-45 degrees fills about half its upright box,
-#: one that only seemed to (a heap, rows misjudged) fills its box already
-TIGHTER = 0.75
-#: how much a box mapped back must overlap (IoU) a box of the first look to be reported as it
-SAME_TILE = 0.5
 
 
 @dataclass
@@ -50,6 +36,7 @@ class Turned:
     back: np.ndarray
     first: np.ndarray
     part: tuple[int, int, int, int]
+    same_tile: float = DEFAULT.turn.same_tile
 
     def _corners_back(self, box: tuple[float, float, float, float]) -> np.ndarray:
         x1, y1, x2, y2 = box
@@ -75,16 +62,16 @@ class Turned:
         moved = self._corners_back(box)
         out = np.array([*moved.min(axis=0), *moved.max(axis=0)])
         overlap = ious(out, self.first)
-        if len(overlap) and overlap.max() >= SAME_TILE:
+        if len(overlap) and overlap.max() >= self.same_tile:
             out = self.first[int(overlap.argmax())]
         return tuple(float(v) for v in out)
 
 
-def rows_tilt(detections: list[Detection]) -> float:
+def rows_tilt(detections: list[Detection], config: VisionConfig = DEFAULT) -> float:
     """Degrees (-45..45) the rows run off the nearest image axis; 0 with under 3 tiles."""
     if len(detections) < 3:
         return 0.0
-    angle, _, _ = tile_rects(np.array([d.box for d in detections], dtype=float))
+    angle, _, _ = tile_rects(np.array([d.box for d in detections], dtype=float), config.rows)
     return float((np.degrees(angle) + 45) % 90 - 45)
 
 
@@ -92,20 +79,23 @@ def turn_to_rows(
     image: np.ndarray,
     detections: list[Detection],
     find: Callable[[np.ndarray], list[Detection]],
+    config: VisionConfig = DEFAULT,
 ) -> Turned | None:
     """The photo turned square to its rows and the tiles `find` finds there, or None when
-    its rows lie within TURN_TILT of its axes or the turned look finds clearly fewer."""
-    tilt = rows_tilt(detections)
-    if abs(tilt) < TURN_TILT:
+    its rows lie within `TurnConfig.tilt` of its axes or the turned look finds clearly
+    fewer."""
+    cfg = config.turn
+    tilt = rows_tilt(detections, config)
+    if abs(tilt) < cfg.tilt:
         return None
     boxes = np.array([d.box for d in detections], dtype=float)
     length = tile_length(boxes)
     h, w = image.shape[:2]
-    pad = MARGIN * length
+    pad = cfg.margin * length
     x1, y1 = int(max(boxes[:, 0].min() - pad, 0)), int(max(boxes[:, 1].min() - pad, 0))
     x2, y2 = int(min(boxes[:, 2].max() + pad, w)), int(min(boxes[:, 3].max() + pad, h))
     part = image[y1:y2, x1:x2]
-    scale = min(1.0, TILE_PX / max(length, 1e-6))
+    scale = min(1.0, cfg.tile_px / max(length, 1e-6))
     if scale < 1:  # shrink by area averaging first: a turn alone would alias fine strokes
         small = (max(1, round(part.shape[1] * scale)), max(1, round(part.shape[0] * scale)))
         part = cv2.resize(part, small, interpolation=cv2.INTER_AREA)
@@ -129,12 +119,13 @@ def turn_to_rows(
     )
     forward = to_turned @ np.vstack([to_part, [0, 0, 1]])
     found = find(turned)
-    if len(found) < KEEP_FOUND * len(detections):
+    if len(found) < cfg.keep_found * len(detections):
         return None
     shrunk = (pw / (x2 - x1)) * (ph / (y2 - y1))  # turned pixels per photo pixel, in area
-    if _median_area(found) / shrunk > TIGHTER * _median_area(detections):
+    if _median_area(found) / shrunk > cfg.tighter * _median_area(detections):
         return None
-    return Turned(turned, found, cv2.invertAffineTransform(forward), boxes, (x1, y1, x2, y2))
+    back = cv2.invertAffineTransform(forward)
+    return Turned(turned, found, back, boxes, (x1, y1, x2, y2), cfg.same_tile)
 
 
 def _median_area(detections: list[Detection]) -> float:

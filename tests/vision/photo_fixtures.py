@@ -7,7 +7,7 @@ from collections.abc import Collection
 import cv2
 import numpy as np
 
-from vision.rows import TILE_ASPECT
+from vision.config import TILE_ASPECT
 
 
 def tilted_row(

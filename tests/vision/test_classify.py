@@ -19,7 +19,8 @@ from vision.classify import (
     cut,
     turned_cut,
 )  # fmt: skip
-from vision.rows import TILE_ASPECT, tile_rects
+from vision.config import TILE_ASPECT
+from vision.rows import tile_rects
 from vision.types import Detection, TileRead
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import vision.pipeline as pipeline
-from tests.vision.layout_fixtures import GAP, probs_for, row
+from vision.synthetic import GAP, probs_for, row
 from vision.types import Detection, TileRead
 from webui.cli import main
 

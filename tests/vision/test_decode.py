@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 from scorer.notation import parse_hand
 from scorer.tiles import CODES
-from tests.vision.layout_fixtures import GAP, full_layout, probs_for, reads_for, row, simple_layout
-from vision.decode import MAX_STEPS, decode
+from vision.config import DEFAULT
+from vision.decode import decode
 from vision.layout import read_layout
+from vision.synthetic import GAP, full_layout, probs_for, reads_for, row, simple_layout
 from vision.types import Detection, Group, Layout, TileRead
 
 
@@ -167,7 +168,7 @@ def test_decoding_is_fast_even_when_hopeless() -> None:
     start = time.perf_counter()
     result = decode(reads, layout)
     assert time.perf_counter() - start < 1.0
-    assert 0 < result.steps <= MAX_STEPS
+    assert 0 < result.steps <= DEFAULT.decode.max_steps
 
 
 def test_a_busy_machine_reads_the_same_hand(monkeypatch) -> None:

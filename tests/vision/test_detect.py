@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from datasets.cmdv4 import default_root, load_split
+from vision.config import DEFAULT
 from vision.detect import (
     DEFAULT_MODEL,
-    NMS_IOU,
     STRIDE,
     Detector,
     check_image,
@@ -75,9 +75,12 @@ def test_nms_drops_overlaps() -> None:
     ],
 )
 def test_nms_keeps_tiles_side_by_side_and_drops_a_tile_found_twice(second, kept: bool) -> None:
-    """Tiles lie side by side, never inside one another (`NMS_IOU`, `PART_INSIDE`)."""
+    """Tiles lie side by side, never inside one another (`DetectConfig.nms_iou`,
+    `part_inside`)."""
     boxes = np.array([(0, 0, 10, 14), second], np.float32)
-    assert nms(boxes, np.array([0.9, 0.8], np.float32), NMS_IOU) == ([0, 1] if kept else [0])
+    assert nms(boxes, np.array([0.9, 0.8], np.float32), DEFAULT.detect.nms_iou) == (
+        [0, 1] if kept else [0]
+    )
 
 
 def test_bad_images_raise_value_error(detector: Detector) -> None:
@@ -253,6 +256,7 @@ class _Looks(Detector):
 
     def __init__(self, by_height):  # no model: `_find` is replaced
         self.by_height = by_height
+        self.config = DEFAULT.detect
 
     def _find(self, image):
         return self.by_height(image.shape[0])

@@ -8,12 +8,16 @@ import numpy as np
 import pytest
 
 from scorer.tiles import INDEX
-from tests.vision.layout_fixtures import GAP, probs_for, row
 from tests.vision.test_detect import _drawn_row
 from vision import recognize
+from vision.config import DEFAULT, DetectConfig, VisionConfig
 from vision.detect import Detector
-from vision.faint import FAINT_FLOOR, faint_backs
+from vision.faint import faint_backs
+from vision.pipeline import BoxesOnly
+from vision.synthetic import GAP, probs_for, row
 from vision.types import Detection, TileRead
+
+FAINT_FLOOR = DEFAULT.faint.floor
 
 HAND = ["1m", "2m", "3m", "4s", "5s", "6s", "E", "E", "E", "N", GAP, "N"]
 
@@ -107,9 +111,12 @@ def test_the_kong_is_whole_again_in_the_recognized_hand(faint: bool) -> None:
     m = Models(_layout(), faint=[2])
     detector = m.detector
     if faint:
-        detector = type(
-            "D", (), {"__call__": staticmethod(m.detector), "faint": staticmethod(m.faint)}
-        )()
+
+        class WithFaint(BoxesOnly):
+            def faint(self, image: np.ndarray, floor: float) -> list[Detection]:
+                return m.faint(image, floor)
+
+        detector = WithFaint(m.detector)
     out = recognize(_png(600, 400), "kong.png", detector, m.classifier)
     kongs = [g for g in out["melds"] if g["kind"] == "kong"]
     if faint:
@@ -123,8 +130,8 @@ def test_the_kong_is_whole_again_in_the_recognized_hand(faint: bool) -> None:
 def test_the_detector_gives_the_boxes_under_its_threshold() -> None:
     """`faint` gives what one look finds from the floor up to the threshold, no more."""
     img, _ = _drawn_row()
-    strict = Detector(threshold=0.999)
-    low = Detector(threshold=FAINT_FLOOR)
+    strict = Detector(config=VisionConfig(detect=DetectConfig(threshold=0.999)))
+    low = Detector(config=VisionConfig(detect=DetectConfig(threshold=FAINT_FLOOR)))
     faint = strict.faint(img, FAINT_FLOOR)
     assert faint and all(FAINT_FLOOR <= d.score < 0.999 for d in faint)
     assert sorted(d.box for d in faint) == sorted(d.box for d in low(img) if d.score < 0.999)

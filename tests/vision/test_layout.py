@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.vision.layout_fixtures import GAP, full_layout, reads_for, row, simple_layout
 from vision.decode import decode
 from vision.layout import read_layout
+from vision.synthetic import GAP, full_layout, reads_for, row, simple_layout
 
 
 def _groups(reads, layout):
@@ -155,8 +155,8 @@ def test_no_tiles() -> None:
 )
 def test_any_boxes_every_tile_in_one_group(boxes) -> None:
     from scorer.tiles import CODES
-    from tests.vision.layout_fixtures import probs_for
     from vision.decode import decode
+    from vision.synthetic import probs_for
     from vision.types import Detection, TileRead
 
     reads = [
@@ -798,7 +798,7 @@ def test_faces_alike_either_way_round_have_no_say() -> None:
     same turned round (2p, 1p, 5s, 白) "top up the photo", a prior rather than what it
     sees. Here those seven outvote the three faces that tell (3s, 9m, 9m); the telling
     ones alone decide that the player sits across, so left and right swap."""
-    from vision.layout.direction import SYMMETRIC
+    from vision.config import SYMMETRIC_FACES as SYMMETRIC
 
     tiles = _four_melds_and_a_pair()
     reads = reads_for(tiles)

@@ -7,13 +7,15 @@ the tile art cache (`python -m datasets.art install`) is absent.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from scorer.tiles import CODES
 from tests.vision.photo_fixtures import tilted_row
-from vision import orient
 from vision.classify import cut
+from vision.config import DEFAULT, OrientConfig
 from vision.orient import (
     DEFAULT_MODEL,
     DIRS,
@@ -211,10 +213,10 @@ def test_more_tiles_lying_sideways_than_a_hand_holds_are_not_believed(monkeypatc
     orienter = Orienter()
     monkeypatch.setattr(orienter, "probs", _towards_a_square_red_band)
     got = orienter(img, dets)
-    monkeypatch.setattr(orient, "FACE_ALONG_VIEW", 9.0)  # the sideways view never sure
+    never_sure = replace(DEFAULT, orient=OrientConfig(face_along_view=9.0))
+    monkeypatch.setattr(orienter, "config", never_sure)  # the sideways view never sure
     assert np.allclose(got, orienter(img, dets))
-    monkeypatch.setattr(orient, "FACE_ALONG_VIEW", 0.6)
-    monkeypatch.setattr(orient, "MOST_LYING", 6)
+    monkeypatch.setattr(orienter, "config", replace(DEFAULT, orient=OrientConfig(most_lying=6)))
     assert not np.allclose(got, orienter(img, dets))  # heard, the view would change them
 
 

@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 
 from scorer.tiles import INDEX
-from tests.vision.layout_fixtures import GAP, L, W, full_layout, probs_for, reads_for, row, turn
 from vision import recognize
 from vision.decode import decode
 from vision.errors import PhotoError
 from vision.layout import read_layout
 from vision.pipeline import read_hand, recognize_path
+from vision.synthetic import GAP, L, W, full_layout, probs_for, reads_for, row, turn
 from vision.types import Detection, TileRead
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
@@ -155,7 +155,7 @@ def test_real_models_on_a_plain_photo() -> None:
 
 
 def test_face_down_kong_is_left_for_the_person_to_name() -> None:
-    from tests.vision.layout_fixtures import GAP, row
+    from vision.synthetic import GAP, row
 
     tiles = row(["back", "back", "back", "back"], y=100) + row(
         ["1m", "2m", "3m", "4s", "5s", "6s", "E", "E", "E", "N", GAP, "N"], y=300
@@ -173,7 +173,7 @@ def test_face_down_kong_is_left_for_the_person_to_name() -> None:
 
 
 def test_melds_are_described_even_without_a_hand() -> None:
-    from tests.vision.layout_fixtures import simple_layout
+    from vision.synthetic import simple_layout
 
     tiles = simple_layout()
     fake = FakeModels(tiles[:-3] + tiles[-2:])  # one 2p of the pung missed: no hand

@@ -6,9 +6,11 @@ import cv2
 import numpy as np
 
 from tests.vision.photo_fixtures import tilted_row
-from vision.rows import TILE_ASPECT
-from vision.turn import TILE_PX, rows_tilt, turn_to_rows
+from vision.config import DEFAULT, TILE_ASPECT
+from vision.turn import rows_tilt, turn_to_rows
 from vision.types import Detection
+
+TILE_PX = DEFAULT.turn.tile_px
 
 
 def faces(image: np.ndarray) -> list[Detection]:
@@ -118,6 +120,9 @@ def test_a_faint_back_is_not_taken_from_the_fill_around_a_turned_photo() -> None
                 step = x2 - x1 + 6
                 self.faint_boxes = [(x1 + k * step, y1, x2 + k * step, y2) for k in (1, 2)]
             return found
+
+        def look(self, image: np.ndarray) -> tuple[list[Detection], tuple[float, float]]:
+            return self(image), (1.0, 1.0)
 
         def faint(self, image: np.ndarray, floor: float) -> list[Detection]:
             return [Detection(b, 0.4) for b in self.faint_boxes]

@@ -23,14 +23,15 @@ This package's `__init__` holds the flow; each step is a module of its own:
 `stacks` (boxes on one another), `slots` (a row's places and its runs of
 touching tiles), `kongs`, `melds`, `flowers`, `hand` (the hand row, the
 tile set apart, what lies apart from it) and `direction` (which way the
-rows read), with `kinds` (a tile's kind) and `tuning` (the thresholds)
-under them all.
+rows read), with `kinds` (a tile's kind) under them all; the thresholds
+are `vision.config.LayoutConfig`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from vision.config import DEFAULT, VisionConfig
 from vision.layout.direction import facing, rows_reversed
 from vision.layout.flowers import (
     flowers_aside,
@@ -54,14 +55,13 @@ from vision.layout.kongs import add_concealed_kongs, kongs_apart, tile_sides
 from vision.layout.melds import add_melds, melds_apart
 from vision.layout.slots import Cluster, row_slots, touching_runs
 from vision.layout.stacks import duplicates, put_back_stacked
-from vision.layout.tuning import OTHER_TUNINGS, Tuning
 from vision.rows import Frame, find_rows, mark_sideways, tile_length
 from vision.types import Group, Layout, TileRead
 
-__all__ = ["NOTHING_SET_APART", "OTHER_TUNINGS", "Tuning", "read_layout", "top_class"]
+__all__ = ["NOTHING_SET_APART", "read_layout", "top_class"]
 
 
-def read_layout(reads: list[TileRead], tuning: Tuning = Tuning()) -> Layout:
+def read_layout(reads: list[TileRead], config: VisionConfig = DEFAULT) -> Layout:
     """Group the tiles of one photo into the concealed row, melds, winning tile and flowers.
 
     Sets `detection.sideways` on tiles whose box lies across their row.
@@ -70,43 +70,44 @@ def read_layout(reads: list[TileRead], tuning: Tuning = Tuning()) -> Layout:
     layout = Layout()
     if not reads:
         return layout
+    cfg, sure = config.layout, config.stacked.sure
     boxes = np.array([r.detection.box for r in reads], dtype=float)
-    dups = duplicates(reads, boxes)
+    dups = duplicates(reads, boxes, cfg)
     live = [i for i in range(len(reads)) if i not in dups]
     length = tile_length(boxes[live])
     top = [top_class(r) for r in reads]
 
-    angle, frame, rows = find_rows(boxes, live, length)
+    angle, frame, rows = find_rows(boxes, live, length, config.rows)
     vertical = angle >= np.pi / 4
     rotation = 90 if vertical else 0
-    mark_sideways(reads, frame, rows, tuning.sideways_score, tuning.sideways_min_wide)
-    put_back_stacked(reads, frame, rows, dups)
-    flowers = flowers_aside(reads, frame, rows, top, tuning)
-    clusters, notes = _group(reads, frame, rows, flowers, top, tuning)
-    if flowers_the_hand_needs(clusters, reads, rows, flowers, top):
-        clusters, notes = _group(reads, frame, rows, flowers, top, tuning)
-    sides = tile_sides(clusters, reads)
+    mark_sideways(reads, frame, rows, cfg.reading, config.rows)
+    put_back_stacked(reads, frame, rows, dups, cfg)
+    flowers = flowers_aside(reads, frame, rows, top, cfg, sure)
+    clusters, notes = _group(reads, frame, rows, flowers, top, config)
+    if flowers_the_hand_needs(clusters, reads, rows, flowers, top, cfg):
+        clusters, notes = _group(reads, frame, rows, flowers, top, config)
+    sides = tile_sides(clusters, reads, cfg)
     if sides:  # kept out only when the gap before the tile set apart then shows
         kept = [[i for i in row if i not in sides] for row in rows]
-        regrouped, renoted = _group(reads, frame, kept, flowers, top, tuning)
-        if sets_apart(regrouped) and not sets_apart(clusters):
+        regrouped, renoted = _group(reads, frame, kept, flowers, top, config)
+        if sets_apart(regrouped, cfg) and not sets_apart(clusters, cfg):
             rows, clusters, notes = kept, regrouped, renoted
         else:
             sides = []
     layout.warnings.extend(notes.warnings)
     layout.doubts.extend(notes.doubts)
-    clusters = flowers_by_count(clusters, reads, flowers)
-    clusters = flowers_not_melds(clusters, reads, flowers, frame, length)
-    clusters, unread_row = flowers_not_the_hand(clusters, reads, flowers)
+    clusters = flowers_by_count(clusters, reads, flowers, cfg)
+    clusters = flowers_not_melds(clusters, reads, flowers, frame, length, cfg)
+    clusters, unread_row = flowers_not_the_hand(clusters, reads, flowers, cfg)
     if unread_row:
         layout.warnings.append(
             f"Counted a row of {len(unread_row)} tiles as the flowers, though their faces were "
             "not read: the hand is whole without them; check the flowers."
         )
-    clusters = set_apart_by_spacing(clusters, frame, tuning)
-    clusters, off_hand = melds_off_the_hand(clusters, frame, length)
-    clusters = melds_unmarked(clusters, frame, reads, layout)
-    turned = rows_reversed(clusters, facing(reads, clusters, angle))
+    clusters = set_apart_by_spacing(clusters, frame, cfg)
+    clusters, off_hand = melds_off_the_hand(clusters, frame, length, cfg)
+    clusters = melds_unmarked(clusters, frame, reads, layout, cfg)
+    turned = rows_reversed(clusters, facing(reads, clusters, angle, cfg), cfg)
     if turned:
         rotation += 180
         n_rows = len(rows)
@@ -122,9 +123,9 @@ def read_layout(reads: list[TileRead], tuning: Tuning = Tuning()) -> Layout:
             add_concealed_kongs(layout, c.tiles, top)
         elif c.kind == "meld":
             add_melds(layout, c.slots, reads)
-    apart = add_hand(layout, [(c.row, c.tiles) for c in clusters if c.kind == "plain"])
+    apart = add_hand(layout, [(c.row, c.tiles) for c in clusters if c.kind == "plain"], cfg)
     hand = [i for g in layout.groups for i in g.tiles]
-    if flowers_unread(reads, apart, flowers, hand, length):
+    if flowers_unread(reads, apart, flowers, hand, length, cfg):
         layout.warnings.append(
             f"Counted {len(apart)} tile(s) lying apart from the hand as flowers, though their "
             "faces were not read; check the flowers."
@@ -156,7 +157,7 @@ def _group(
     rows: list[list[int]],
     flowers: list[int],
     top: list[int],
-    tuning: Tuning,
+    config: VisionConfig,
 ) -> tuple[list[Cluster], Layout]:
     """Each row's touching tiles (flowers aside) as concealed kongs, melds and plain runs,
     with the warnings and doubts that cutting them gave (on an otherwise empty layout)."""
@@ -164,9 +165,11 @@ def _group(
     clusters: list[Cluster] = []
     flower_set = set(flowers)
     for row_no, row in enumerate(rows):
-        slots = row_slots(reads, frame, [i for i in row if i not in flower_set])
-        for run in touching_runs(slots, tuning):
-            for kind, part in kongs_apart(run, top, reads):
+        slots = row_slots(
+            reads, frame, [i for i in row if i not in flower_set], config.stacked.sure
+        )
+        for run in touching_runs(slots, config.layout.reading):
+            for kind, part in kongs_apart(run, top, reads, config.layout):
                 if kind == "kong":
                     clusters.append(Cluster(row_no, kind, part))
                 else:

@@ -5,40 +5,31 @@ from __future__ import annotations
 import numpy as np
 
 from scorer.tiles import CODES, FLOWER_FIRST
+from vision.config import DEFAULT, LayoutConfig
 from vision.layout.hand import hand_row
 from vision.layout.kinds import top_class
 from vision.layout.slots import Cluster
 from vision.types import TileRead
 
-#: how much the tile faces must agree on where the player sits to decide it (see `facing`)
-FACING = 0.2
-#: the faces' say against the other cues (a winning tile set apart counts 2, the rows 1):
-#: faces agreeing fully outweigh both, half-hearted ones only one
-FACES_WEIGHT = 4.0
-#: faces that look (nearly) the same turned 180 degrees in common tile art. On art it has
-#: not seen, the orientation model reads these "top up the photo" whichever way they lie
-#: (of the held-out renders' hands seen from across the table, these faces alone vote the
-#: wrong way on 60 of 102, the other faces on 2 of 106); on the sets of cmd-v4 they read
-#: as well as other faces however the photo is turned. So they vote only when no other
-#: face does
-SYMMETRIC = frozenset(
-    ["1p", "2p", "3p", "4p", "5p", "8p", "9p", "2s", "4s", "5s", "6s", "8s", "9s", "C", "P"]
-)
 
-
-def facing(reads: list[TileRead], clusters: list[Cluster], angle: float) -> float:
+def facing(
+    reads: list[TileRead],
+    clusters: list[Cluster],
+    angle: float,
+    config: LayoutConfig = DEFAULT.layout,
+) -> float:
     """How much the tiles' faces agree that their tops point along the frame's v axis
     (-1..1; v runs towards the player of an unturned photo, so below 0 is as expected).
 
     Every tile of a laid-down hand faces its player: the top of each upright
     face points away from them. Flowers (often unfamiliar art, read
     backwards) and face-down tiles have no say; sideways tiles point along
-    the row; faces alike either way round (`SYMMETRIC`) only when no other
-    face is there.
+    the row; faces alike either way round (`LayoutConfig.symmetric`) only
+    when no other face is there.
     """
     axis = np.array([-np.sin(angle), np.cos(angle)])
     faces = [
-        (reads[i].up, CODES[top_class(reads[i])] in SYMMETRIC)
+        (reads[i].up, CODES[top_class(reads[i])] in config.symmetric)
         for c in clusters
         for s in c.slots
         if not s.sideways
@@ -54,7 +45,9 @@ def facing(reads: list[TileRead], clusters: list[Cluster], angle: float) -> floa
     return float((vectors @ axis).sum()) / max(total, 1e-9)
 
 
-def rows_reversed(clusters: list[Cluster], faces: float = 0.0) -> bool | None:
+def rows_reversed(
+    clusters: list[Cluster], faces: float = 0.0, config: LayoutConfig = DEFAULT.layout
+) -> bool | None:
     """Whether the rows read against the frame's u axis (the photo is turned a further 180°).
 
     Cues: the tile faces (`facing`), weighed by how much they agree; the
@@ -62,11 +55,11 @@ def rows_reversed(clusters: list[Cluster], faces: float = 0.0) -> bool | None:
     lies nearer the player than rows of melds (melds are shown "在立牌前",
     beyond the standing hand). None: no cue either way.
     """
-    main = hand_row(clusters)
+    main = hand_row(clusters, config)
     if main < 0:
-        return None if abs(faces) < FACING else faces > 0
+        return None if abs(faces) < config.facing else faces > 0
     plain = [c for c in clusters if c.kind == "plain" and c.row == main]
-    score = FACES_WEIGHT * faces if abs(faces) >= FACING else 0.0
+    score = config.faces_weight * faces if abs(faces) >= config.facing else 0.0
     if len(plain) >= 2:
         first, last = len(plain[0].tiles) == 1, len(plain[-1].tiles) == 1
         score += 2 if first and not last else -2 if last and not first else 0

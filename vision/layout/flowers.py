@@ -9,30 +9,13 @@ from __future__ import annotations
 import numpy as np
 
 from scorer.tiles import BACK_INDEX, FLOWER_FIRST
-from vision.layout.hand import MELD_REACH, hand_need, hand_row, held_in, held_tiles
+from vision.config import DEFAULT, LayoutConfig
+from vision.layout.hand import hand_need, hand_row, held_in, held_tiles
 from vision.layout.kinds import face_up, play_sum
 from vision.layout.melds import split_melds
 from vision.layout.slots import Cluster, row_slots, touching_runs
-from vision.layout.tuning import Tuning
 from vision.rows import Frame
 from vision.types import TileRead
-
-#: the least mean flower probability of surplus tiles beside the hand taken as flowers
-FLOWER_SURPLUS = 0.1
-#: ... and the least that makes a tile read as a flower one the hand row may take back
-#: when short of tiles (cmd-v4 valid, a set the classifier knows: its flowers give a
-#: median 0.045, 4 of 173 above 0.3; held-out art's tiles read as flowers, about 0.4)
-FLOWER_FACE = 0.3
-#: tiles lying apart from a whole hand are flowers whose faces were not read when the
-#: classifier names none of them with more probability than this (a tile of a set it
-#: knows reads surely: cmd-v4 valid's strays beside a hand, up to 0.98)
-FLOWER_UNREAD = 0.5
-#: flowers and seasons in a set: the most tiles that can lie to one side as flowers
-FLOWERS_IN_SET = 8
-#: the fewest unread tiles at the hand row's end taken as flowers for its count
-#: (`_unread_end`): one unsure tile too many is as often a stray or a tile found twice
-#: (on cmd-v4 valid, one such tile each on two photos of loose tiles, not hands)
-UNREAD_END_MIN = 2
 
 
 def _flower_sum(read: TileRead) -> float:
@@ -44,9 +27,9 @@ def _is_flower(k: int) -> bool:
     return FLOWER_FIRST <= k < BACK_INDEX
 
 
-def _unread(reads: list[TileRead], tiles: list[int]) -> bool:
-    """Whether the classifier names none of the tiles surely (`FLOWER_UNREAD`)."""
-    return max(float(np.max(reads[i].probs)) for i in tiles) < FLOWER_UNREAD
+def _unread(reads: list[TileRead], tiles: list[int], config: LayoutConfig) -> bool:
+    """Whether the classifier names none of the tiles surely (`flower_unread`)."""
+    return max(float(np.max(reads[i].probs)) for i in tiles) < config.flower_unread
 
 
 def _mean_flower(tiles: list[int], reads: list[TileRead]) -> float:
@@ -55,7 +38,12 @@ def _mean_flower(tiles: list[int], reads: list[TileRead]) -> float:
 
 
 def flowers_aside(
-    reads: list[TileRead], frame: Frame, rows: list[list[int]], top: list[int], tuning: Tuning
+    reads: list[TileRead],
+    frame: Frame,
+    rows: list[list[int]],
+    top: list[int],
+    config: LayoutConfig = DEFAULT.layout,
+    sure: float = DEFAULT.stacked.sure,
 ) -> list[int]:
     """The tiles read as flowers, but for those lying inside a run of playing tiles.
 
@@ -67,7 +55,7 @@ def flowers_aside(
     """
     flowers = []
     for row in rows:
-        for run in touching_runs(row_slots(reads, frame, row), tuning):
+        for run in touching_runs(row_slots(reads, frame, row, sure), config.reading):
             tiles = [i for slot in run for i in slot.tiles]
             for k, i in enumerate(tiles):
                 if not _is_flower(top[i]):
@@ -83,7 +71,10 @@ def flowers_aside(
 
 
 def flowers_by_count(
-    clusters: list[Cluster], reads: list[TileRead], flowers: list[int]
+    clusters: list[Cluster],
+    reads: list[TileRead],
+    flowers: list[int],
+    config: LayoutConfig = DEFAULT.layout,
 ) -> list[Cluster]:
     """Flowers the classifier could not name: tiles beyond a hand's count, most flower-like.
 
@@ -101,21 +92,22 @@ def flowers_by_count(
     than any hand, keeps its tiles as read (cmd-v4 valid: four characters
     at a heap's edge were read right, then taken for flowers).
     """
-    main = hand_row(clusters)
+    main = hand_row(clusters, config)
     need = hand_need(clusters, reads)
     plain = [c for c in clusters if c.row == main and c.kind == "plain"]
     total = sum(len(c.tiles) for c in plain)
     before, taken = clusters, list(flowers)
     while total > need and len(plain) >= 2:
         best = max((plain[0], plain[-1]), key=lambda c: _mean_flower(c.tiles, reads))
-        if _mean_flower(best.tiles, reads) < FLOWER_SURPLUS or total - len(best.tiles) < need - 1:
+        flowery = _mean_flower(best.tiles, reads) >= config.flower_surplus
+        if not flowery or total - len(best.tiles) < need - 1:
             break
         plain.remove(best)
         clusters = [c for c in clusters if c is not best]
         taken.extend(best.tiles)
         total -= len(best.tiles)
     if plain and total > need:
-        clusters = _unread_end(clusters, plain, reads, taken, total - need)
+        clusters = _unread_end(clusters, plain, reads, taken, total - need, config)
     if held_in(clusters, main) > need:
         return before
     flowers[:] = taken
@@ -128,13 +120,14 @@ def _unread_end(
     reads: list[TileRead],
     flowers: list[int],
     surplus: int,
+    config: LayoutConfig,
 ) -> list[Cluster]:
     """The hand row's `surplus` tiles at one of its outer ends as flowers, when there are
-    at least `UNREAD_END_MIN`, the classifier names none of them surely (`FLOWER_UNREAD`)
+    at least `unread_end_min`, the classifier names none of them surely (`flower_unread`)
     and they lie upright, one to a place: flowers of art it does not know, laid on at the
     row's end with no gap that shows (seen along the row, from far off). Of two such ends,
     the more flower-like."""
-    if surplus < UNREAD_END_MIN or len(flowers) + surplus > FLOWERS_IN_SET:
+    if surplus < config.unread_end_min or len(flowers) + surplus > config.flowers_in_set:
         return clusters
     ends = []
     for cluster, first in ((plain[0], True), (plain[-1], False)):
@@ -142,7 +135,8 @@ def _unread_end(
             continue
         end = cluster.slots[:surplus] if first else cluster.slots[-surplus:]
         tiles = [i for slot in end for i in slot.tiles]
-        if len(tiles) == surplus and not any(s.sideways for s in end) and _unread(reads, tiles):
+        lying = any(s.sideways for s in end)
+        if len(tiles) == surplus and not lying and _unread(reads, tiles, config):
             rest = cluster.slots[surplus:] if first else cluster.slots[:-surplus]
             ends.append((_mean_flower(tiles, reads), cluster, tiles, rest))
     if not ends:
@@ -154,7 +148,12 @@ def _unread_end(
 
 
 def flowers_not_melds(
-    clusters: list[Cluster], reads: list[TileRead], flowers: list[int], frame: Frame, length: float
+    clusters: list[Cluster],
+    reads: list[TileRead],
+    flowers: list[int],
+    frame: Frame,
+    length: float,
+    config: LayoutConfig = DEFAULT.layout,
 ) -> list[Cluster]:
     """Flowers one of which looked sideways: a group that makes no meld, at an end of the
     hand row or in a row beside it, next to a hand row whole without it. Moved tiles are
@@ -162,12 +161,12 @@ def flowers_not_melds(
 
     The counterpart of `flowers_by_count` for a group holding a tile whose
     box came out wide (a flower seen from low down): it cannot be a meld,
-    so it is flowers when it is flower-like (`FLOWER_SURPLUS`) or none of
-    its tiles is read surely (`FLOWER_UNREAD`), as `flowers_unread` takes
+    so it is flowers when it is flower-like (`flower_surplus`) or none of
+    its tiles is read surely (`flower_unread`), as `flowers_unread` takes
     them. A row further from the hand row than its melds may lie
-    (`MELD_REACH` tile lengths) is not the player's.
+    (`meld_reach` tile lengths) is not the player's.
     """
-    main = hand_row(clusters)
+    main = hand_row(clusters, config)
     if main < 0:
         return clusters
     row = sorted((c for c in clusters if c.row == main), key=lambda c: c.slots[0].start)
@@ -175,16 +174,17 @@ def flowers_not_melds(
     beside = [
         c
         for c in clusters
-        if c.row != main and abs(float(np.median(frame.v[c.tiles])) - v_hand) <= MELD_REACH * length
+        if c.row != main
+        and abs(float(np.median(frame.v[c.tiles])) - v_hand) <= config.meld_reach * length
     ]
     for c in row[:1] + row[1:][-1:] + beside:
         if c.kind != "meld" or split_melds(c.slots, reads):
             continue
         if held_in(clusters, main) < hand_need(clusters, reads):
             break
-        if len(c.tiles) + len(flowers) > FLOWERS_IN_SET:
+        if len(c.tiles) + len(flowers) > config.flowers_in_set:
             continue
-        if _unread(reads, c.tiles) or _mean_flower(c.tiles, reads) >= FLOWER_SURPLUS:
+        if _unread(reads, c.tiles, config) or _mean_flower(c.tiles, reads) >= config.flower_surplus:
             clusters = [k for k in clusters if k is not c]
             flowers.extend(c.tiles)
     flowers.sort()
@@ -192,7 +192,10 @@ def flowers_not_melds(
 
 
 def flowers_not_the_hand(
-    clusters: list[Cluster], reads: list[TileRead], flowers: list[int]
+    clusters: list[Cluster],
+    reads: list[TileRead],
+    flowers: list[int],
+    config: LayoutConfig = DEFAULT.layout,
 ) -> tuple[list[Cluster], list[int]]:
     """A row of tiles that the classifier names none of surely, taken for the hand row as
     the row holding most tiles, is the flowers when another row holds just the tiles the
@@ -202,22 +205,22 @@ def flowers_not_the_hand(
     A hand with many melds keeps few tiles in its row (two beside four melds),
     and its flowers, laid in a row of their own (rules seed 003, 实战细节 五),
     can outnumber them; a classifier meeting unfamiliar flower art reads them
-    as assorted playing tiles, each unsure (`FLOWER_UNREAD`). A row holding a
+    as assorted playing tiles, each unsure (`flower_unread`). A row holding a
     meld, or a sure tile, stays the hand's, and so does an unread row when the
     row that would be the hand's is unread too.
     """
-    main = hand_row(clusters)
+    main = hand_row(clusters, config)
     if main < 0 or any(c.row == main and c.kind != "plain" for c in clusters):
         return clusters, []
     tiles = held_tiles(clusters, main)
-    if len(tiles) + len(flowers) > FLOWERS_IN_SET or not _unread(reads, tiles):
+    if len(tiles) + len(flowers) > config.flowers_in_set or not _unread(reads, tiles, config):
         return clusters, []
     need = hand_need(clusters, reads)
     others = {c.row for c in clusters if c.kind == "plain" and c.row != main}
     fitting = [r for r in others if held_in(clusters, r) == need]
     if len(fitting) != 1:
         return clusters, []
-    if _unread(reads, held_tiles(clusters, fitting[0])):
+    if _unread(reads, held_tiles(clusters, fitting[0]), config):
         return clusters, []  # two unread rows: nothing tells which is the flowers
     flowers.extend(tiles)
     flowers.sort()
@@ -230,18 +233,19 @@ def flowers_the_hand_needs(
     rows: list[list[int]],
     flowers: list[int],
     top: list[int],
+    config: LayoutConfig = DEFAULT.layout,
 ) -> bool:
     """Tiles read as flowers that the hand row is short of: the least flower-like first.
 
     The counterpart of `flowers_by_count`. A hand holds 14 tiles besides
     its melds' fourth tiles; when its row holds fewer, tiles of that row
     read as flowers but fairly likely face-up playing tiles
-    (`FLOWER_FACE`), or read as a flower another tile is read as too (each
+    (`flower_face`), or read as a flower another tile is read as too (each
     flower exists once), are taken back into it (their kind in `top`
     becomes their most probable playing tile) while the count stays short.
     Returns whether any was, so the rows are grouped again.
     """
-    main = hand_row(clusters)
+    main = hand_row(clusters, config)
     if main < 0:
         return False
     held = held_in(clusters, main)
@@ -251,7 +255,8 @@ def flowers_the_hand_needs(
         (
             i
             for i in rows[main]
-            if i in flowers and (play_sum(reads[i]) >= FLOWER_FACE or named.count(top[i]) > 1)
+            if i in flowers
+            and (play_sum(reads[i]) >= config.flower_face or named.count(top[i]) > 1)
         ),
         key=lambda i: play_sum(reads[i]),
         reverse=True,
@@ -263,7 +268,12 @@ def flowers_the_hand_needs(
 
 
 def flowers_unread(
-    reads: list[TileRead], apart: list[int], flowers: list[int], hand: list[int], length: float
+    reads: list[TileRead],
+    apart: list[int],
+    flowers: list[int],
+    hand: list[int],
+    length: float,
+    config: LayoutConfig = DEFAULT.layout,
 ) -> list[int]:
     """Tiles lying apart from a hand whole without them taken as flowers, when they lie
     beside it and the classifier could name none of them surely; returns those taken.
@@ -273,17 +283,17 @@ def flowers_unread(
     them as assorted playing tiles, each unsure; a stray tile of a set it
     knows (a discard caught in the photo) reads surely, and a group holding
     one is left as it is, as is anything further from the hand's tiles
-    than its melds may lie (`MELD_REACH` tile lengths). Only the flowers'
+    than its melds may lie (`meld_reach` tile lengths). Only the flowers'
     count matters for scoring.
     """
-    if not apart or not hand or len(apart) + len(flowers) > FLOWERS_IN_SET:
+    if not apart or not hand or len(apart) + len(flowers) > config.flowers_in_set:
         return []
-    if not _unread(reads, apart):
+    if not _unread(reads, apart, config):
         return []
     centres = np.array([reads[i].detection.center for i in hand])
     for i in apart:
         near = np.linalg.norm(centres - np.array(reads[i].detection.center), axis=1)
-        if np.min(near) > MELD_REACH * length:
+        if np.min(near) > config.meld_reach * length:
             return []
     flowers.extend(apart)
     flowers.sort()

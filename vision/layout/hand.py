@@ -9,15 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.config import DEFAULT, LayoutConfig, Reading
 from vision.layout.melds import plausible, split_melds
 from vision.layout.slots import Cluster, Slot
-from vision.layout.tuning import Tuning
 from vision.rows import Frame, face_along
 from vision.types import Group, Layout, TileRead
 
-#: the most upright tiles a hand row can hold (14, and a stray one)
-MAX_HAND_ROW = 15
-MELD_REACH = 3.0  # tile lengths: a player's melds lie right beside the hand row
 #: a hand laid out in one row: read as it lies, not by thresholds loosened until some
 #: tile looks set apart (see `vision.pipeline.read_hand`)
 NOTHING_SET_APART = (
@@ -25,18 +22,18 @@ NOTHING_SET_APART = (
 )
 
 
-def hand_row(clusters: list[Cluster]) -> int:
+def hand_row(clusters: list[Cluster], config: LayoutConfig = DEFAULT.layout) -> int:
     """The row holding most upright tiles, up to a hand's worth (a heap or the wall holds
     more), nearest the player on a tie: the concealed hand."""
     per_row: dict[int, int] = {}
     for c in clusters:
         if c.kind == "plain":
             per_row[c.row] = per_row.get(c.row, 0) + len(c.tiles)
-    return _main_row(per_row) if per_row else -1
+    return _main_row(per_row, config) if per_row else -1
 
 
-def _main_row(per_row: dict[int, int]) -> int:
-    fitting = [r for r in per_row if per_row[r] <= MAX_HAND_ROW] or list(per_row)
+def _main_row(per_row: dict[int, int], config: LayoutConfig) -> int:
+    fitting = [r for r in per_row if per_row[r] <= config.max_hand_row] or list(per_row)
     return max(fitting, key=lambda r: (per_row[r], r))
 
 
@@ -61,17 +58,19 @@ def hand_need(clusters: list[Cluster], reads: list[TileRead]) -> int:
     return 14 - 3 * n_melds
 
 
-def sets_apart(clusters: list[Cluster]) -> bool:
+def sets_apart(clusters: list[Cluster], config: LayoutConfig = DEFAULT.layout) -> bool:
     """Whether the hand row ends in a tile lying apart from the rest (at either end: which
     way the row reads is not known yet)."""
-    main = hand_row(clusters)
+    main = hand_row(clusters, config)
     runs = sorted(
         (c for c in clusters if c.row == main and c.kind == "plain"), key=lambda c: c.slots[0].start
     )
     return len(runs) >= 2 and 1 in (len(runs[0].tiles), len(runs[-1].tiles))
 
 
-def set_apart_by_spacing(clusters: list[Cluster], frame: Frame, tuning: Tuning) -> list[Cluster]:
+def set_apart_by_spacing(
+    clusters: list[Cluster], frame: Frame, config: LayoutConfig = DEFAULT.layout
+) -> list[Cluster]:
     """Split off the winning tile when it lies only slightly apart from the hand row.
 
     A small gap at an end of the row shows best in the spacing of the tile
@@ -80,7 +79,8 @@ def set_apart_by_spacing(clusters: list[Cluster], frame: Frame, tuning: Tuning) 
     tile set apart stands out against the neighbouring steps even where the
     boxes, blurred by perspective, hide the gap itself.
     """
-    main = hand_row(clusters)
+    reading: Reading = config.reading
+    main = hand_row(clusters, config)
     plain = [c for c in clusters if c.kind == "plain" and c.row == main]
     if not plain or any(len(c.tiles) == 1 for c in plain):
         return clusters
@@ -91,7 +91,7 @@ def set_apart_by_spacing(clusters: list[Cluster], frame: Frame, tuning: Tuning) 
     steps = np.abs(np.diff(u))
     first = steps[0] / max(float(np.median(steps[1:5])), 1e-6)
     last = steps[-1] / max(float(np.median(steps[-5:-1])), 1e-6)
-    if max(first, last) < tuning.set_apart_step or abs(first - last) < tuning.set_apart_margin:
+    if max(first, last) < reading.set_apart_step or abs(first - last) < reading.set_apart_margin:
         return clusters
     k = clusters.index(hand)
     parts = [hand.slots[:1], hand.slots[1:]] if first > last else [hand.slots[:-1], hand.slots[-1:]]
@@ -99,7 +99,11 @@ def set_apart_by_spacing(clusters: list[Cluster], frame: Frame, tuning: Tuning) 
 
 
 def melds_unmarked(
-    clusters: list[Cluster], frame: Frame, reads: list[TileRead], layout: Layout
+    clusters: list[Cluster],
+    frame: Frame,
+    reads: list[TileRead],
+    layout: Layout,
+    config: LayoutConfig = DEFAULT.layout,
 ) -> list[Cluster]:
     """Upright tiles lying apart from the hand row taken for exposed melds, when the hand
     row is a whole hand without them.
@@ -113,7 +117,7 @@ def melds_unmarked(
     (widest for its length, its face most along the row) is taken for the
     claimed one, with a warning to check the giver.
     """
-    main = hand_row(clusters)
+    main = hand_row(clusters, config)
     apart: dict[int, list[Slot]] = {}
     for c in clusters:
         if c.kind == "plain" and c.row != main:
@@ -147,21 +151,23 @@ def melds_unmarked(
 
 
 def melds_off_the_hand(
-    clusters: list[Cluster], frame: Frame, length: float
+    clusters: list[Cluster], frame: Frame, length: float, config: LayoutConfig = DEFAULT.layout
 ) -> tuple[list[Cluster], list[int]]:
     """Meld and kong groups that cannot be the player's: far from the hand row, and
     the hand row complete without them (the wall or other players' tiles in the photo).
 
     Returns the clusters kept and the tiles left out.
     """
-    hand = hand_row(clusters)
+    hand = hand_row(clusters, config)
     if hand < 0:
         return clusters, []
     hand_tiles = held_tiles(clusters, hand)
     grouped = [c for c in clusters if c.kind != "plain"]
     v_hand = float(np.median(frame.v[hand_tiles]))
     far = [
-        c for c in grouped if abs(float(np.median(frame.v[c.tiles])) - v_hand) > MELD_REACH * length
+        c
+        for c in grouped
+        if abs(float(np.median(frame.v[c.tiles])) - v_hand) > config.meld_reach * length
     ]
     if not far:
         return clusters, []
@@ -180,7 +186,9 @@ def melds_off_the_hand(
     return kept, [i for c in far for i in c.tiles]
 
 
-def add_hand(layout: Layout, clusters: list[tuple[int, list[int]]]) -> list[int]:
+def add_hand(
+    layout: Layout, clusters: list[tuple[int, list[int]]], config: LayoutConfig = DEFAULT.layout
+) -> list[int]:
     """The upright tiles: the concealed row, with the tile set apart at its end as winning.
 
     Upright tiles in other rows are counted in the hand only when exactly
@@ -194,7 +202,7 @@ def add_hand(layout: Layout, clusters: list[tuple[int, list[int]]]) -> list[int]
     per_row: dict[int, int] = {}
     for row_no, tiles in clusters:
         per_row[row_no] = per_row.get(row_no, 0) + len(tiles)
-    main = _main_row(per_row)
+    main = _main_row(per_row, config)
     hand_clusters = [tiles for row_no, tiles in clusters if row_no == main]
     apart = [tiles for row_no, tiles in clusters if row_no != main]
     need = 14 - 3 * sum(g.role in ("meld", "concealed_kong") for g in layout.groups)

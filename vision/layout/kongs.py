@@ -9,23 +9,17 @@ from __future__ import annotations
 import numpy as np
 
 from scorer.tiles import BACK_INDEX
+from vision.config import DEFAULT, LayoutConfig
 from vision.layout.hand import hand_need, hand_row, held_in
 from vision.layout.kinds import face_up, likely_back, play_sum
 from vision.layout.slots import Cluster, Slot
 from vision.types import Group, Layout, TileRead
 
-#: the least playing-tile probability that makes a tile read as a back, but in no concealed
-#: kong, a face-up tile: held-out art, 90 % of true backs fall below 0.15 and a white
-#: dragon read as a back gives about 0.37
-STRAY_BACK_FACE = 0.2
-#: a tile's side found as a tile is found faintly: on held-out renders 18 of the 20 boxes
-#: on no tile score under this, against 190 of the 3,066 on tiles
-SIDE_SCORE = 0.7
 KONG_UNNAMED = "A concealed kong lies all face down: turn its middle two tiles up or name the tile."
 
 
 def kongs_apart(
-    run: list[Slot], top: list[int], reads: list[TileRead]
+    run: list[Slot], top: list[int], reads: list[TileRead], config: LayoutConfig = DEFAULT.layout
 ) -> list[tuple[str, list[Slot]]]:
     """Cut concealed kongs out of a run of touching tiles: ('kong' | 'rest', slots) pieces.
 
@@ -33,7 +27,7 @@ def kongs_apart(
     against a meld or the hand. An end whose likeliest single reading is a
     back (`likely_back`: a back of unfamiliar colour) serves too when the
     middle two tiles are alike. A tile read as a back that makes no such
-    four, yet could well be face up (`STRAY_BACK_FACE`), is taken for its
+    four, yet could well be face up (`stray_back_face`), is taken for its
     most probable playing tile (its kind in `top` changes). Other backs
     that make no kong stay together with their run as one 'kong' piece,
     which is then reported as unreadable.
@@ -70,7 +64,7 @@ def kongs_apart(
         pieces.append(("rest", rest))
     strays = [i for kind, p in pieces if kind == "rest" for s in p for i in s.tiles]
     strays = [i for i in strays if top[i] == BACK_INDEX]
-    if any(play_sum(reads[i]) < STRAY_BACK_FACE for i in strays):
+    if any(play_sum(reads[i]) < config.stray_back_face for i in strays):
         return [("kong", run)]  # backs that make no concealed kong: leave the run whole
     for i in strays:  # a face-up tile mistaken for a back (a blank white dragon)
         top[i] = face_up(reads[i])
@@ -85,19 +79,21 @@ def _alike(a: Slot, b: Slot, top: list[int], reads: list[TileRead]) -> bool:
     return top[i] == top[j] or likely_back(reads[i]) and likely_back(reads[j])
 
 
-def tile_sides(clusters: list[Cluster], reads: list[TileRead]) -> list[int]:
+def tile_sides(
+    clusters: list[Cluster], reads: list[TileRead], config: LayoutConfig = DEFAULT.layout
+) -> list[int]:
     """Boxes in a hand row one tile over its count whose likeliest reading is a back, in
     no concealed kong: the side of a tile set apart, seen from low down, found as a tile.
 
     A tile set apart shows its side, the colour of its back, across the gap;
     the detector may box it faintly. A white dragon read as a back
-    (`STRAY_BACK_FACE`) leaves the row's count right; a box too many does
-    not. The faintest such boxes (`SIDE_SCORE`) between two tiles of the
+    (`stray_back_face`) leaves the row's count right; a box too many does
+    not. The faintest such boxes (`side_score`) between two tiles of the
     row are returned, one per tile over; a box at the row's end lies in no
     gap (it may be a kong's back whose partner was misread). The caller
     keeps them out only when the gap then shows.
     """
-    main = hand_row(clusters)
+    main = hand_row(clusters, config)
     over = held_in(clusters, main) - hand_need(clusters, reads) if main >= 0 else 0
     if over < 1:
         return []
@@ -110,7 +106,7 @@ def tile_sides(clusters: list[Cluster], reads: list[TileRead]) -> list[int]:
         for i in c.tiles
         if int(np.argmax(reads[i].probs)) == BACK_INDEX
         and i not in ends
-        and reads[i].detection.score < SIDE_SCORE
+        and reads[i].detection.score < config.side_score
     ]
     return sorted(backs, key=lambda i: reads[i].detection.score)[:over]
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.config import DEFAULT, Reading
 from vision.layout.stacks import carries_a_tile
-from vision.layout.tuning import Tuning
 from vision.rows import Frame
 from vision.types import TileRead
 
@@ -28,7 +28,9 @@ class Slot:
     short: float = 0.0  # the tile's short side: the local scale for gaps
 
 
-def row_slots(reads: list[TileRead], frame: Frame, row: list[int]) -> list[Slot]:
+def row_slots(
+    reads: list[TileRead], frame: Frame, row: list[int], sure: float = DEFAULT.stacked.sure
+) -> list[Slot]:
     """Tiles of a row in reading order; two sideways tiles stacked across the row share a slot
     (a promoted kong), and so does a sideways tile found as one box with a tile lying on it
     (`stacks.carries_a_tile`): its index then stands twice. Other overlapping tiles (a heap,
@@ -46,12 +48,12 @@ def row_slots(reads: list[TileRead], frame: Frame, row: list[int]) -> list[Slot]
                 last.start, last.end = min(last.start, start), max(last.end, end)
                 last.sideways = last.sideways or side
                 continue
-        tiles = [i, i] if side and carries_a_tile(reads[i]) else [i]
+        tiles = [i, i] if side and carries_a_tile(reads[i], sure) else [i]
         slots.append(Slot(tiles, start, end, side, float(min(frame.eu[i], frame.ev[i]))))
     return slots
 
 
-def touching_runs(slots: list[Slot], tuning: Tuning) -> list[list[Slot]]:
+def touching_runs(slots: list[Slot], reading: Reading = DEFAULT.layout.reading) -> list[list[Slot]]:
     """Split a row's slots where a clear gap lies between neighbours.
 
     Gaps are measured in the neighbours' own tile widths (a row far from
@@ -67,7 +69,7 @@ def touching_runs(slots: list[Slot], tuning: Tuning) -> list[list[Slot]]:
     usual = float(np.median(gaps)) if len(gaps) >= 3 else 0.0
     clusters: list[list[Slot]] = [[slots[0]]]
     for slot, gap in zip(slots[1:], gaps, strict=True):
-        if gap > max(tuning.gap_split, usual + tuning.gap_over_usual):
+        if gap > max(reading.gap_split, usual + reading.gap_over_usual):
             clusters.append([slot])
         else:
             clusters[-1].append(slot)

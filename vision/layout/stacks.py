@@ -4,26 +4,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.config import DEFAULT, LayoutConfig
 from vision.rows import Frame
 from vision.types import TileRead
 
-#: how close in size and shape a tile stacked on a sideways one is to it
-STACK_SIZE = 0.7
-#: how much of the smaller of two boxes their overlap must cover to count as one tile twice
-DUPLICATE_COVER = 0.55
-#: how sure the stacked-tile model must be that a sideways tile carries another, found as one
-#: box with it, to read a promoted kong (`vision.stacked`; chosen on rendered check scenes,
-#: where no single sideways tile of a pung reads this high: see the model card)
-STACKED_SURE = 0.8
 
-
-def carries_a_tile(read: TileRead) -> bool:
+def carries_a_tile(read: TileRead, sure: float = DEFAULT.stacked.sure) -> bool:
     """Whether a tile found as one box has a second lying on it (a promoted kong's fourth
     tile on the claimed one, seen from above): the pair's side wall stands twice as tall."""
-    return read.stacked >= STACKED_SURE
+    return read.stacked >= sure
 
 
-def duplicates(reads: list[TileRead], boxes: np.ndarray) -> dict[int, int]:
+def duplicates(
+    reads: list[TileRead], boxes: np.ndarray, config: LayoutConfig = DEFAULT.layout
+) -> dict[int, int]:
     """Detections that mostly cover a better-scored one (the same tile found twice, or a
     tile stacked on another): each mapped to the one it covers."""
     order = sorted(range(len(reads)), key=lambda i: -reads[i].detection.score)
@@ -34,7 +28,11 @@ def duplicates(reads: list[TileRead], boxes: np.ndarray) -> dict[int, int]:
         for k in kept:
             iw = min(boxes[i, 2], boxes[k, 2]) - max(boxes[i, 0], boxes[k, 0])
             ih = min(boxes[i, 3], boxes[k, 3]) - max(boxes[i, 1], boxes[k, 1])
-            if iw > 0 and ih > 0 and iw * ih > DUPLICATE_COVER * max(min(area[i], area[k]), 1e-6):
+            if (
+                iw > 0
+                and ih > 0
+                and iw * ih > config.duplicate_cover * max(min(area[i], area[k]), 1e-6)
+            ):
                 dups[i] = k
                 break
         else:
@@ -43,7 +41,11 @@ def duplicates(reads: list[TileRead], boxes: np.ndarray) -> dict[int, int]:
 
 
 def put_back_stacked(
-    reads: list[TileRead], frame: Frame, rows: list[list[int]], dups: dict[int, int]
+    reads: list[TileRead],
+    frame: Frame,
+    rows: list[list[int]],
+    dups: dict[int, int],
+    config: LayoutConfig = DEFAULT.layout,
 ) -> None:
     """Put back into its row a tile stacked on a sideways tile: a promoted kong's fourth.
 
@@ -57,8 +59,8 @@ def put_back_stacked(
     for d, k in list(dups.items()):
         if not reads[k].detection.sideways:
             continue
-        similar = min(size[d], size[k]) > STACK_SIZE * max(size[d], size[k])
-        if similar and ratio[d] > STACK_SIZE * ratio[k]:
+        similar = min(size[d], size[k]) > config.stack_size * max(size[d], size[k])
+        if similar and ratio[d] > config.stack_size * ratio[k]:
             row = next((r for r in rows if k in r), None)
             if row is not None:
                 row.append(d)

@@ -1,4 +1,4 @@
-"""Synthetic tile layouts for the recognizer's tests: boxes and probabilities built by hand.
+"""Synthetic tile layouts: boxes and probabilities built by hand, for tests and benches.
 
 A layout is written in the player's view (x to the right, y towards the
 player) as rows of tokens, then optionally turned by a multiple of 90°

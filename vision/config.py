@@ -1,0 +1,305 @@
+"""Every threshold the recognizer reads a photo with, in one frozen configuration.
+
+`VisionConfig` holds one frozen section per stage; each threshold is named
+once, here, with why it has its value. Stages take the whole configuration
+(`config: VisionConfig`) and read their section, so a caller may try other
+values by `dataclasses.replace` without touching any module: the layout's
+other readings (`LayoutConfig.other_readings`) are made that way. How a
+value was chosen is told in the commit that set it and in
+`models/MODEL_CARD.md`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+#: a tile's length over its width: the shape every stage expects a tile to have
+TILE_ASPECT = 1.35
+
+
+@dataclass(frozen=True)
+class DetectConfig:
+    """Where the tiles are (`vision.detect`)."""
+
+    #: the least heatmap score of a tile: fewest false tiles at full recall on real photos
+    threshold: float = 0.5
+    #: boxes overlapping this much (IoU) are one tile found twice: the detector also peaks
+    #: a third of a tile off a patterned face, while neighbours on a row barely overlap
+    nms_iou: float = 0.33
+    #: a box this much inside a surer box at most `part_area` its size is a part of that
+    #: tile (a pip, a figure) found alone: tiles lie side by side, not inside one another
+    part_inside: float = 0.7
+    part_area: float = 0.6
+    #: tiles whose median short side at the model's input is under this many pixels are
+    #: looked for again in a crop around them (a hand photographed from afar)
+    small_tile: float = 24
+    #: tiles small at the input but spread over the whole photo are looked at again with
+    #: the photo enlarged so their median short side is this many pixels, the input's long
+    #: side at most `large_input`
+    target_tile: float = 32
+    large_input: int = 1600
+    #: margin kept around the tiles found for that closer look, in their median long side
+    zoom_margin: float = 2.0
+    #: the least gain in scale that makes the closer look worth its time
+    min_zoom: float = 1.3
+    #: median boxes this many times longer than wide come from a stretched photo
+    stretched: float = 1.8
+    #: how much more summed score a squeezed-back look must find to be taken when the
+    #: stretch was only guessed (next to nothing found): a blind search must find clearly more
+    stretch_gain: float = 1.25
+    #: ... and when the boxes showed the stretch: about as much is enough
+    stretch_keep: float = 0.9
+    #: the long side a huge photo is brought to before squeezing it back (4 model inputs)
+    work_size: int = 2048
+    #: with fewer tiles found than this the stretch is unknown ...
+    few_tiles: int = 3
+    #: ... and the photo is tried squeezed along each axis by these factors
+    stretch_factors: tuple[float, ...] = (2.5, 5.0, 8.0)
+
+
+@dataclass(frozen=True)
+class TurnConfig:
+    """A photo whose rows run near its diagonal, read turned square to them (`vision.turn`)."""
+
+    #: rows this many degrees or more off the photo's axes are read turned square to them
+    tilt: float = 30.0
+    #: the long side of a tile's box the turned part is shrunk to (the crops are 64 px)
+    tile_px: float = 128.0
+    #: margin around the tiles found, in tile lengths, that is turned with them
+    margin: float = 1.5
+    #: the turned look is kept when it finds at least this share of the first look's tiles,
+    keep_found: float = 0.8
+    #: ... and its median box is at most this share of the first look's in area: a tile at
+    #: 30-45 degrees fills about half its upright box, one only seeming to fills it already
+    tighter: float = 0.75
+    #: a box mapped back overlapping (IoU) a first look's box this much is reported as it
+    same_tile: float = 0.5
+
+
+@dataclass(frozen=True)
+class ClassifyConfig:
+    """What each tile is (`vision.classify`)."""
+
+    #: a box closer to square than this (long side over short) does not tell which way its
+    #: tile lies: it is read both ways and the surer reading kept
+    square: float = 1.15
+    #: the row view's crop size against the tile's rectangle from the row's spacing
+    row_crop: float = 1.0
+    #: a tile whose likeliest class is less probable than this is read from more views
+    unsure: float = 0.7
+    #: an unsure tile's box widened this much (a little body and table steady a known set)
+    #: weighs this much against the first two views' one
+    wider_box: float = 1.12
+    wider_weight: float = 1.5
+    #: and its row rectangle tightened this much (the face alone steadies unfamiliar art)
+    tighter_row: float = 0.8
+    tighter_weight: float = 1.0
+    #: the second classifier's say on an unsure tile: as much as all the first's views, since
+    #: two models trained on different mixes err apart
+    second_weight: float = 4.5
+
+
+@dataclass(frozen=True)
+class FaintConfig:
+    """Face-down tiles found too faintly, taken beside the backs found (`vision.faint`)."""
+
+    #: the least detector score of a box taken beside a back
+    floor: float = 0.3
+    #: the least probability of `back` for a faint box to be taken
+    back: float = 0.6
+    #: a faint box overlapping a found tile this much (IoU) is that tile found again
+    same_tile: float = 0.3
+    #: where a kong's back may lie from a back found, centre to centre in tile lengths along
+    #: the row: from the next place (less for perspective) to three places on
+    kong_steps: tuple[float, float] = (0.4, 2.4)
+    #: how far off the row's line (tile lengths): a kong lies in one straight line
+    in_line: float = 0.2
+    #: a kong's backs are one size: the faint box's area at most this many times the back's
+    same_size: float = 1.5
+
+
+@dataclass(frozen=True)
+class OrientConfig:
+    """Which way each face points (`vision.orient`)."""
+
+    #: how surely the face in a tile's sideways rectangle must point along the row for that
+    #: view to speak (along minus across, confidence-weighted)
+    face_along_view: float = 0.6
+    #: the most tiles that view may take for sideways (one per claimed meld): more means the
+    #: rows were judged along the tiles' length, and the view is not heard
+    most_lying: int = 4
+
+
+@dataclass(frozen=True)
+class StackedConfig:
+    """Whether a tile lies on another (`vision.stacked`, `vision.layout.stacks`)."""
+
+    #: how far the box is widened for the crop: the tile, its side walls and a little around
+    margin: float = 1.6
+    #: how sure the model must be to read a promoted kong: no single sideways pung tile of
+    #: the rendered check scenes reads this high
+    sure: float = 0.8
+
+
+@dataclass(frozen=True)
+class RowsConfig:
+    """Rows, each tile's extents in them and which tiles lie sideways (`vision.rows`)."""
+
+    #: distance between row centre lines that starts a new row, in tile lengths
+    row_split: float = 0.55
+    #: how much wider for its length than an upright neighbour a sideways tile's box is
+    sideways_ratio: float = 1.4
+    #: a sideways tile's centre shift off its neighbours' centre line, in their lengths
+    sideways_shift: float = 0.1
+    #: the longest step along a row, in its usual steps, between tiles that touch
+    touch_step: float = 1.45
+    #: the fewest tiles in a row for fitting the rows' direction to it
+    min_fit_row: int = 5
+    #: how many tiles each side a tile's shape is compared with, and the quantile of their
+    #: width/length ratios taken for an upright tile's (most tiles of a row stand upright)
+    sideways_window: int = 2
+    sideways_pct: float = 40
+    #: how surely a face must point along its row to make a tile sideways where box shapes
+    #: tell nothing (rows near the diagonal)
+    face_along: float = 0.4
+    #: a face pointing along the row this surely makes a tile sideways on `face_shape`'s
+    #: shape evidence
+    face_along_sure: float = 0.6
+    face_shape: float = 0.5
+    #: a face pointing across the row this surely keeps a tile upright whatever its box's
+    #: shape (boxes on a tilted row come out wide)
+    face_across_sure: float = 0.6
+    #: least cos²-sin² of the rows' tilt off an image axis for box shapes to tell a tile's
+    #: width from its length (near the diagonal every box is about square)
+    min_untilt: float = 0.2
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The thresholds one reading of a layout is made with, which a photo now and then sits
+    right at: a winning tile set apart by a hair, tiles pushed together, a tilted tile's
+    box that looks wide."""
+
+    #: gap between touching tiles that still counts as "together", in tile widths
+    gap_split: float = 0.3
+    #: ... and by how much more than the row's usual spacing
+    gap_over_usual: float = 0.3
+    #: how much longer than its neighbours the step to a tile set apart at the row's end is
+    set_apart_step: float = 1.2
+    #: ... and by how much more than the step at the row's other end
+    set_apart_margin: float = 0.1
+    #: the summed shape evidence (width ratio in units of `RowsConfig.sideways_ratio`, shift
+    #: in units of `RowsConfig.sideways_shift`) that makes a tile sideways
+    sideways_score: float = 1.2
+    #: ... of which the width alone must give at least this much
+    sideways_min_wide: float = 0.5
+
+
+#: the readings tried when the first gives no clean hand (`vision.pipeline.read_hand`)
+OTHER_READINGS: tuple[Reading, ...] = (
+    Reading(gap_split=0.15, gap_over_usual=0.15),  # smaller gaps: tiles lying close apart
+    Reading(gap_split=0.5, gap_over_usual=0.5),  # larger gaps: tiles pushed loosely together
+    Reading(set_apart_step=1.1, set_apart_margin=0.05),  # a winning tile barely set apart
+    Reading(sideways_score=1.6, sideways_min_wide=0.8),  # only clearly sideways boxes
+    Reading(sideways_score=0.9, sideways_min_wide=0.3),  # sideways boxes seen foreshortened
+    Reading(sideways_score=math.inf, sideways_min_wide=math.inf),  # sideways by faces only
+)
+
+#: faces that look (nearly) the same turned 180 degrees in common tile art: the orienter
+#: reads them "top up the photo" on unfamiliar art whichever way they lie
+SYMMETRIC_FACES = frozenset(
+    ["1p", "2p", "3p", "4p", "5p", "8p", "9p", "2s", "4s", "5s", "6s", "8s", "9s", "C", "P"]
+)
+
+
+@dataclass(frozen=True)
+class LayoutConfig:
+    """How the tiles lie: melds, the hand row, flowers, direction (`vision.layout`)."""
+
+    reading: Reading = Reading()
+    other_readings: tuple[Reading, ...] = OTHER_READINGS
+    #: how close in size and shape a tile stacked on a sideways one is to it
+    stack_size: float = 0.7
+    #: how much of the smaller of two boxes their overlap covers when one tile is found twice
+    duplicate_cover: float = 0.55
+    #: the most upright tiles a hand row can hold (14, and a stray one)
+    max_hand_row: int = 15
+    #: tile lengths from the hand row within which a player's melds and flowers lie
+    meld_reach: float = 3.0
+    #: the least mean flower probability of surplus tiles beside the hand taken as flowers
+    flower_surplus: float = 0.1
+    #: the least playing-tile probability that lets the hand row, short of tiles, take back
+    #: a tile read as a flower (a known set's flowers read near 0, unfamiliar art's near 0.4)
+    flower_face: float = 0.3
+    #: tiles apart from a whole hand are flowers whose faces were not read when none is
+    #: named more surely than this (a tile of a known set reads surely)
+    flower_unread: float = 0.5
+    #: flowers and seasons in a set: the most tiles that can lie to one side as flowers
+    flowers_in_set: int = 8
+    #: the fewest unread tiles at the hand row's end taken as flowers for its count: one
+    #: tile too many is as often a stray or a tile found twice
+    unread_end_min: int = 2
+    #: the least playing-tile probability that makes a "back" in no concealed kong a face-up
+    #: tile (true backs read below 0.15, a white dragon read as a back about 0.37)
+    stray_back_face: float = 0.2
+    #: a tile's side boxed as a tile scores under this (most boxes on tiles score above it)
+    side_score: float = 0.7
+    #: how much the tile faces must agree on where the player sits to decide it
+    facing: float = 0.2
+    #: the faces' say against the other cues (a winning tile set apart counts 2, the rows 1):
+    #: faces agreeing fully outweigh both, half-hearted ones only one
+    faces_weight: float = 4.0
+    #: faces alike either way round vote on the direction only when no other face does
+    symmetric: frozenset[str] = SYMMETRIC_FACES
+
+
+@dataclass(frozen=True)
+class DecodeConfig:
+    """The most probable hand the rules allow (`vision.decode`)."""
+
+    #: classes kept per tile / per meld
+    top_k_tile: int = 6
+    top_k_meld: int = 12
+    #: the most summed log-probability the rules may cost before they are not believed
+    max_drop: float = 10.0
+    #: the most one tile's reading may give up (e^-4.6: a class 1/100 as likely as the first)
+    max_tile_drop: float = 4.6
+    #: the most search steps (about 0.12 s on two cores), counted in steps, not seconds, so
+    #: a photo reads the same however busy the machine is
+    max_steps: int = 12000
+
+
+@dataclass(frozen=True)
+class PipelineConfig:
+    """The whole reading (`vision.pipeline`)."""
+
+    #: tiles read with less probability than this are listed under "uncertain" for a check
+    uncertain: float = 0.5
+    #: the most search steps the layout's other readings may take between them (about
+    #: 0.15 s on two cores): steps, not seconds, so a photo reads the same on a busy machine
+    read_again_steps: int = 15000
+
+
+@dataclass(frozen=True)
+class VisionConfig:
+    """The recognizer's thresholds, one frozen section per stage."""
+
+    detect: DetectConfig = DetectConfig()
+    turn: TurnConfig = TurnConfig()
+    classify: ClassifyConfig = ClassifyConfig()
+    faint: FaintConfig = FaintConfig()
+    orient: OrientConfig = OrientConfig()
+    stacked: StackedConfig = StackedConfig()
+    rows: RowsConfig = RowsConfig()
+    layout: LayoutConfig = LayoutConfig()
+    decode: DecodeConfig = DecodeConfig()
+    pipeline: PipelineConfig = PipelineConfig()
+
+    def reading(self, reading: Reading) -> VisionConfig:
+        """This configuration with the layout read by `reading`'s thresholds."""
+        return replace(self, layout=replace(self.layout, reading=reading))
+
+
+#: the configuration the product reads photos with
+DEFAULT = VisionConfig()
