@@ -35,6 +35,7 @@ import re
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -210,10 +211,9 @@ def half_oracle(
             iw = np.clip(np.minimum(b[2], gt[:, 2]) - np.maximum(b[0], gt[:, 0]), 0, None)
             ih = np.clip(np.minimum(b[3], gt[:, 3]) - np.maximum(b[1], gt[:, 1]), 0, None)
             reads.append(TileRead(d, truth[int(np.argmax(iw * ih))].probs.copy()))
-    look_closer(image, reads, orienter, stacker)
+    reads = look_closer(image, reads, orienter, stacker)
     if true_faces and true == "boxes":
-        for read, label in zip(reads, truth, strict=True):
-            read.up = label.up
+        reads = [replace(r, up=label.up) for r, label in zip(reads, truth, strict=True)]
     reads, layout, decoded = read_hand(reads)
     return result_json(reads, layout, decoded, image_path.stem, (meta["width"], meta["height"]))
 
@@ -236,7 +236,7 @@ def print_confusions(named: Counter[tuple], top: int) -> None:
             print(f"    {t} -> {r}: {n}/{kinds[t]}")
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -262,6 +262,98 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="with --true boxes: the labels' face directions in place of the orienter's",
     )
+    return p
+
+
+@dataclass
+class Tally:
+    """What the scenes read gave, counted as they come."""
+
+    exact: int = 0
+    marked: int = 0
+    null: int = 0
+    hidden: int = 0
+    hidden_exact: int = 0
+    by_style: dict[str, list[int]] = field(default_factory=dict)
+    by_warning: Counter[str] = field(default_factory=Counter)
+    tiles: Counter[str] = field(default_factory=Counter)
+    named: Counter[tuple] = field(default_factory=Counter)
+    failed: list[str] = field(default_factory=list)
+
+    def add(self, out: dict[str, Any], meta: dict[str, Any], stem: str) -> None:
+        ok, right = read_right(out, meta)
+        self.exact += ok
+        self.marked += right
+        self.null += out["hand"] is None
+        if hidden_kong(meta):
+            self.hidden += 1
+            self.hidden_exact += ok
+        style = self.by_style.setdefault(meta["style"], [0, 0])
+        style[0] += right
+        style[1] += 1
+        if right:
+            return
+        self.by_warning.update({w.split(";")[0].split("(")[0].strip() for w in out["warnings"]})
+        if not out["warnings"]:
+            self.by_warning["(no warning)"] += 1
+        self.failed.append(
+            f"{stem}: want {meta['hand']} +{len(meta['flowers'])}f, "
+            f"got {out['hand']} +{out['flowers']['count']}f"
+        )
+
+
+def _read_scene(args: argparse.Namespace, stem: str, meta: dict, tally: Tally) -> dict[str, Any]:
+    """One scene read as the options ask: by the labels, the models given some, or alone."""
+    if args.oracle:
+        return oracle_result(meta, stem)
+    image = args.folder / "images" / (stem + ".jpg")
+    if args.true:
+        return half_oracle(meta, image, args.true, tally.tiles, tally.named, args.true_faces)
+    return recognize(image.read_bytes(), image.name)
+
+
+def _report(tally: Tally, args: argparse.Namespace, n: int) -> None:
+    given = " (oracle: labels in place of the models)" if args.oracle else ""
+    given = f" (true {args.true} given to the models)" if args.true else given
+    given = " (true boxes and face directions given to the models)" if args.true_faces else given
+    exact, marked = tally.exact, tally.marked
+    print(f"hand scenes: {n}{given}")
+    print(f"whole hand exact: {exact}/{n} = {exact / n:.3f}")
+    print(
+        f"whole hand right, a kong lying all face down left marked to be named: "
+        f"{marked}/{n} = {marked / n:.3f}"
+    )
+    print(f"no hand returned: {tally.null}/{n}")
+    if tally.hidden < n:
+        shown, seen = n - tally.hidden, exact - tally.hidden_exact
+        print(
+            f"exact where the photo shows every tile (no kong lying all face down): "
+            f"{seen}/{shown} = {seen / shown:.3f}"
+        )
+    for style, (k, total) in sorted(tally.by_style.items()):
+        print(f"  {style}: {k}/{total}")
+    _report_tiles(tally, args)
+    for line in tally.failed[: args.show]:
+        print("  " + line)
+
+
+def _report_tiles(tally: Tally, args: argparse.Namespace) -> None:
+    if tally.tiles:
+        print(f"face-up tiles the classifier names right (rows within {STRAIGHT:g} degrees")
+        print("of the photo's axes count as straight):")
+        for key in sorted(k for k in tally.tiles if not k.endswith(" right")):
+            right, total = tally.tiles[key + " right"], tally.tiles[key]
+            print(f"  {key}: {right}/{total} = {right / total:.3f}")
+    if args.confusions and tally.named:
+        print_confusions(tally.named, args.confusions)
+    if tally.by_warning:
+        print("warnings among failed scenes:")
+        for warning, count in tally.by_warning.most_common(15):
+            print(f"  {count:4d}  {warning}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = _parser()
     args = p.parse_args(argv)
     if args.true_faces and args.true != "boxes":
         p.error("--true-faces goes with --true boxes")
@@ -277,75 +369,13 @@ def main(argv: list[str] | None = None) -> int:
     if not metas:
         print(f"no rendered hand scenes under {args.folder}", file=sys.stderr)
         return 1
-    exact = marked = null = hidden = hidden_exact = 0
-    by_style: dict[str, list[int]] = {}
-    by_warning: Counter[str] = Counter()
-    tiles: Counter[str] = Counter()
-    named: Counter[tuple] = Counter()
-    failed: list[str] = []
+    tally = Tally()
     start = time.perf_counter()
     for m in metas:
         meta = json.loads(m.read_text())
-        if args.oracle:
-            out = oracle_result(meta, m.stem)
-        elif args.true:
-            image = args.folder / "images" / (m.stem + ".jpg")
-            out = half_oracle(meta, image, args.true, tiles, named, args.true_faces)
-        else:
-            image = args.folder / "images" / (m.stem + ".jpg")
-            out = recognize(image.read_bytes(), image.name)
-        ok, right = read_right(out, meta)
-        exact += ok
-        marked += right
-        null += out["hand"] is None
-        if hidden_kong(meta):
-            hidden += 1
-            hidden_exact += ok
-        by_style.setdefault(meta["style"], [0, 0])
-        by_style[meta["style"]][0] += right
-        by_style[meta["style"]][1] += 1
-        if not right:
-            by_warning.update({w.split(";")[0].split("(")[0].strip() for w in out["warnings"]})
-            if not out["warnings"]:
-                by_warning["(no warning)"] += 1
-            failed.append(
-                f"{m.stem}: want {meta['hand']} +{len(meta['flowers'])}f, "
-                f"got {out['hand']} +{out['flowers']['count']}f"
-            )
-    n = len(metas)
-    given = " (oracle: labels in place of the models)" if args.oracle else ""
-    given = f" (true {args.true} given to the models)" if args.true else given
-    given = " (true boxes and face directions given to the models)" if args.true_faces else given
-    print(f"hand scenes: {n}{given}")
-    print(f"whole hand exact: {exact}/{n} = {exact / n:.3f}")
-    print(
-        f"whole hand right, a kong lying all face down left marked to be named: "
-        f"{marked}/{n} = {marked / n:.3f}"
-    )
-    print(f"no hand returned: {null}/{n}")
-    if hidden < n:
-        shown = n - hidden
-        print(
-            f"exact where the photo shows every tile (no kong lying all face down): "
-            f"{exact - hidden_exact}/{shown} = {(exact - hidden_exact) / shown:.3f}"
-        )
-    for style, (k, total) in sorted(by_style.items()):
-        print(f"  {style}: {k}/{total}")
-    if tiles:
-        print(f"face-up tiles the classifier names right (rows within {STRAIGHT:g} degrees")
-        print("of the photo's axes count as straight):")
-        for key in sorted(k for k in tiles if not k.endswith(" right")):
-            right, total = tiles[key + " right"], tiles[key]
-            print(f"  {key}: {right}/{total} = {right / total:.3f}")
-    if args.confusions and named:
-        print_confusions(named, args.confusions)
-    if by_warning:
-        print("warnings among failed scenes:")
-        for warning, count in by_warning.most_common(15):
-            print(f"  {count:4d}  {warning}")
-    for line in failed[: args.show]:
-        print("  " + line)
-    print(f"seconds per scene: {(time.perf_counter() - start) / n:.3f}")
+        tally.add(_read_scene(args, m.stem, meta, tally), meta, m.stem)
+    _report(tally, args, len(metas))
+    print(f"seconds per scene: {(time.perf_counter() - start) / len(metas):.3f}")
     return 0
 
 

@@ -281,6 +281,7 @@ class Classifier:
         surer reading kept: such a box does not tell which way its tile lies."""
         square = [k for k, b in enumerate(boxes) if _squareish(b, self.config.square)]
         if square:
+            probs = probs.copy()
             other = self.probs(np.stack([_other_way(crops[k], boxes[k]) for k in square]))
             for k, p in zip(square, other, strict=True):
                 if p.max() > probs[k].max():

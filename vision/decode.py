@@ -5,7 +5,7 @@ rules (a fifth copy, a "chow" 3-5-6, a hand that is not complete). Here
 every tile keeps its few most probable classes and whole assignments are
 enumerated from the most probable down (summed log-probability); the first
 one that is a legal winning hand wins. Tiles whose class changed are
-marked `overridden` so the page can ask the person to check them. If the
+marked `overridden` (in new reads: the reads given are left as they are) so the page can ask the person to check them. If the
 best legal hand costs too much probability, the first guesses stay and no
 hand is claimed.
 """
@@ -13,7 +13,7 @@ hand is claimed.
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import permutations
 
 import numpy as np
@@ -42,6 +42,8 @@ class Decoded:
     #: with unnamed kongs: the rest of the hand in the notation (those kongs left out)
     partial: str | None = None
     steps: int = 0  # how many steps the search took (`DecodeConfig.max_steps` at most)
+    #: the reads with the code chosen for each (`chosen`, `overridden`)
+    reads: list[TileRead] = field(default_factory=list)
 
 
 @dataclass
@@ -77,7 +79,9 @@ def _tile_var(read: TileRead, i: int, config: DecodeConfig) -> _Var:
     return _Var([i], options)
 
 
-def _meld_var(reads: list[TileRead], group: Group, gi: int, config: DecodeConfig) -> _Var:
+def _meld_var(
+    reads: list[TileRead], group: Group, gi: int, config: DecodeConfig, sideways: tuple[bool, ...]
+) -> _Var:
     lps = [_logp(reads[i]) for i in group.tiles]
     options: list[_Option] = []
     n = len(group.tiles)
@@ -86,7 +90,7 @@ def _meld_var(reads: list[TileRead], group: Group, gi: int, config: DecodeConfig
         score = float(sum(lp[t] for lp in lps))
         options.append(_Option(score, (t,) * n, Meld(kind, t, group.claimed, group.promoted)))
     if n == 3:
-        side = next((k for k, i in enumerate(group.tiles) if reads[i].detection.sideways), 0)
+        side = next((k for k, i in enumerate(group.tiles) if sideways[i]), 0)
         for base in range(27):
             if base % 9 > 6:
                 continue
@@ -177,62 +181,78 @@ def _search(
     return None, steps
 
 
-def _first_guesses(reads: list[TileRead]) -> None:
-    for read in reads:
-        read.chosen = CODES[top_class(read)]
-        read.overridden = False
+@dataclass
+class _Names:
+    """The code chosen for each tile as decoding goes, and whether it differs from the code
+    first chosen: decoding's own working copy, the reads are left as they are."""
+
+    chosen: list[str]
+    overridden: list[bool]
+
+    @classmethod
+    def first_guesses(cls, reads: list[TileRead]) -> _Names:
+        return cls([CODES[top_class(r)] for r in reads], [False] * len(reads))
+
+    def name(self, i: int, code: str) -> None:
+        self.overridden[i] = code != self.chosen[i]
+        self.chosen[i] = code
+
+    def flowers(self, reads: list[TileRead], tiles: list[int]) -> None:
+        """Tiles the layout holds for flowers get their most probable flower's name."""
+        for i in tiles:
+            flower = FLOWER_FIRST + int(np.argmax(reads[i].probs[FLOWER_FIRST:BACK_INDEX]))
+            self.name(i, CODES[flower])
+
+    def backs(self, reads: list[TileRead], tiles: list[int]) -> None:
+        """A concealed kong's tiles that are likely backs are named `back` (`likely_back`)."""
+        for i in tiles:
+            if likely_back(reads[i]) and self.chosen[i] != BACK:
+                self.chosen[i], self.overridden[i] = BACK, True
+
+    def applied(self, reads: list[TileRead]) -> list[TileRead]:
+        """New reads with these names."""
+        return [
+            replace(r, chosen=c, overridden=o)
+            for r, c, o in zip(reads, self.chosen, self.overridden, strict=True)
+        ]
 
 
-def _name_flowers(reads: list[TileRead], tiles: list[int]) -> None:
-    """Tiles the layout holds for flowers get their most probable flower's name."""
-    for i in tiles:
-        code = CODES[FLOWER_FIRST + int(np.argmax(reads[i].probs[FLOWER_FIRST:BACK_INDEX]))]
-        reads[i].overridden = code != reads[i].chosen
-        reads[i].chosen = code
+@dataclass
+class _Shape:
+    """The hand's parts as the layout gives them: the melds' variables, the concealed
+    tiles, the winning tile and the number of melds."""
 
-
-def _name_backs(reads: list[TileRead], tiles: list[int]) -> None:
-    """A concealed kong's tiles that are likely backs are named `back` (`likely_back`)."""
-    for i in tiles:
-        if likely_back(reads[i]) and reads[i].chosen != BACK:
-            reads[i].chosen, reads[i].overridden = BACK, True
+    variables: list[_Var] = field(default_factory=list)
+    hand_tiles: list[int] = field(default_factory=list)
+    winning: list[int] = field(default_factory=list)
+    n_melds: int = 0
 
 
 def decode(reads: list[TileRead], layout: Layout, config: VisionConfig = DEFAULT) -> Decoded:
-    """Choose every tile's class and the hand; sets `chosen`/`overridden` on the reads."""
-    cfg = config.decode
-    _first_guesses(reads)
+    """Choose every tile's class and the hand: `Decoded.reads` are new reads with their
+    `chosen` and `overridden` set; `reads` are left as they are."""
+    names = _Names.first_guesses(reads)
+    result = _decode(reads, layout, config.decode, names)
+    result.reads = names.applied(reads)
+    return result
+
+
+def _decode(reads: list[TileRead], layout: Layout, cfg: DecodeConfig, names: _Names) -> Decoded:
     result = Decoded(hand=None, notation=None)
     unplaced = sum(len(g.tiles) for g in layout.groups if g.role == "unknown")
     if unplaced:
         result.warnings.append(
             f"Left out {unplaced} tile(s) that could not be placed in the hand or a meld."
         )
-    variables: list[_Var] = []
-    hand_tiles: list[int] = []
-    winning: list[int] = []
-    n_melds = 0
-    for gi, group in enumerate(layout.groups):
-        if group.role == "meld":
-            if len(group.tiles) not in (3, 4):
-                result.warnings.append("A meld must have 3 or 4 tiles.")
-                return result
-            variables.append(_meld_var(reads, group, gi, cfg))
-            n_melds += 1
-        elif group.role == "concealed_kong":
-            _name_backs(reads, group.tiles)
-            var = _kong_var(reads, group, gi, cfg)
-            if var is None:  # the layout already asked the person to name it
-                result.unnamed.append(gi)  # it still counts as a set in the hand's shape
-            else:
-                variables.append(var)
-            n_melds += 1
-        elif group.role == "concealed":
-            hand_tiles.extend(group.tiles)
-        elif group.role == "winning":
-            winning.extend(group.tiles)
-        elif group.role == "flowers":
-            _name_flowers(reads, group.tiles)
+    shape = _shape(reads, layout, cfg, names, result)
+    if shape is None:
+        return result
+    variables, hand_tiles, winning, n_melds = (
+        shape.variables,
+        shape.hand_tiles,
+        shape.winning,
+        shape.n_melds,
+    )
     if n_melds > 4:
         result.warnings.append(f"{n_melds} melds found; a hand has at most 4.")
         return result
@@ -254,8 +274,7 @@ def decode(reads: list[TileRead], layout: Layout, config: VisionConfig = DEFAULT
             f"{need}. Check for hidden or doubly counted tiles."
         )
         return result
-    order = hand_tiles + winning
-    variables.extend(_tile_var(reads[i], i, cfg) for i in order)
+    variables.extend(_tile_var(reads[i], i, cfg) for i in hand_tiles + winning)
     found, result.steps = _search(variables, n_melds, cfg)
     if found is None:
         result.warnings.append(
@@ -264,7 +283,38 @@ def decode(reads: list[TileRead], layout: Layout, config: VisionConfig = DEFAULT
         )
         return result
     state, drop = found
-    return _apply(reads, layout, variables, state, drop, result, len(winning) == 1)
+    return _apply(names, variables, state, drop, result)
+
+
+def _shape(
+    reads: list[TileRead], layout: Layout, cfg: DecodeConfig, names: _Names, result: Decoded
+) -> _Shape | None:
+    """The hand's parts from the layout's groups, naming flowers and kongs' backs on the
+    way; None (with a warning on `result`) when a meld has the wrong number of tiles."""
+    sideways = layout.sideways or tuple(r.detection.sideways for r in reads)
+    shape = _Shape()
+    for gi, group in enumerate(layout.groups):
+        if group.role == "meld":
+            if len(group.tiles) not in (3, 4):
+                result.warnings.append("A meld must have 3 or 4 tiles.")
+                return None
+            shape.variables.append(_meld_var(reads, group, gi, cfg, sideways))
+            shape.n_melds += 1
+        elif group.role == "concealed_kong":
+            names.backs(reads, group.tiles)
+            var = _kong_var(reads, group, gi, cfg)
+            if var is None:  # the layout already asked the person to name it
+                result.unnamed.append(gi)  # it still counts as a set in the hand's shape
+            else:
+                shape.variables.append(var)
+            shape.n_melds += 1
+        elif group.role == "concealed":
+            shape.hand_tiles.extend(group.tiles)
+        elif group.role == "winning":
+            shape.winning.extend(group.tiles)
+        elif group.role == "flowers":
+            names.flowers(reads, group.tiles)
+    return shape
 
 
 def _waits(reads: list[TileRead], melds: list[_Var], tiles: list[int]) -> list[int] | None:
@@ -287,20 +337,16 @@ def _hand(variables: list[_Var], state: tuple[int, ...]) -> Hand:
 
 
 def _apply(
-    reads: list[TileRead],
-    layout: Layout,
+    names: _Names,
     variables: list[_Var],
     state: tuple[int, ...],
     drop: float,
     result: Decoded,
-    set_apart: bool,
 ) -> Decoded:
     for var, k in zip(variables, state, strict=True):
         option = var.options[k]
         for i, kind in zip(var.tiles, option.kinds, strict=True):
-            code = CODES[kind]
-            reads[i].overridden = code != reads[i].chosen
-            reads[i].chosen = code
+            names.name(i, CODES[kind])
         if var.group >= 0 and option.meld is not None:
             result.melds[var.group] = option.meld
     hand = _hand(variables, state)
@@ -310,7 +356,7 @@ def _apply(
     else:
         result.hand = hand
         result.notation = format_hand(hand)
-    if any(r.overridden for r in reads):
+    if any(names.overridden):
         result.warnings.append(
             "Some tiles were read differently to make a legal hand; please check the marked ones."
         )

@@ -12,12 +12,11 @@ concurrently.
 
 from __future__ import annotations
 
-import copy
 import os
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -104,13 +103,13 @@ def warm_up() -> None:
     models()
 
 
-def _tile_json(read: TileRead, group: int) -> dict[str, Any]:
+def _tile_json(read: TileRead, group: int, sideways: bool) -> dict[str, Any]:
     order = np.argsort(-np.asarray(read.probs))[:3]
     return {
         "tile": read.chosen,
         "box": [round(float(v), 1) for v in read.detection.box],
         "confidence": round(read.confidence, 4),
-        "sideways": bool(read.detection.sideways),
+        "sideways": sideways,
         "face_down": read.chosen == BACK,
         "group": group,
         "overridden": bool(read.overridden),
@@ -179,7 +178,10 @@ def result_json(
         "image": name,
         "size": {"width": size[0], "height": size[1]},
         "rotation": layout.rotation,
-        "tiles": [_tile_json(r, group_of.get(i, -1)) for i, r in enumerate(reads)],
+        "tiles": [
+            _tile_json(r, group_of.get(i, -1), bool(side))
+            for i, (r, side) in enumerate(zip(reads, _sideways(reads, layout), strict=True))
+        ],
         "groups": [{"role": g.role, "tiles": list(g.tiles)} for g in layout.groups],
         "hand": decoded.notation,
         "partial_hand": decoded.partial,
@@ -229,7 +231,7 @@ def pick_hand(
     the nearest: its tile indices and its reading (`read_hand`)."""
     first = None
     for candidate in regions.candidates:
-        reading = read_hand([copy.deepcopy(reads[i]) for i in candidate], config)
+        reading = read_hand([reads[i] for i in candidate], config)
         if reading[2].hand is not None:
             return candidate, reading
         first = first or (candidate, reading)
@@ -281,6 +283,7 @@ def read_hand(
     reads: list[TileRead], config: VisionConfig = DEFAULT
 ) -> tuple[list[TileRead], Layout, Decoded]:
     """Layout and decoding of the read tiles: (reads as decoded, layout, decoded hand).
+    The reads given are left as they are.
 
     The first reading is kept when it gives a hand (or the rest of one,
     besides unnamed kongs) with nothing in doubt (`_settled`: no warning,
@@ -292,28 +295,25 @@ def read_hand(
     upright, first counted into the concealed hand with a warning, is read
     again as a meld. A hand laid out with nothing set apart is read as it
     lies, with its warning, rather than by thresholds loosened until some
-    tile looks set apart (real photos: 3 of cmd-v4's 13 readable hand rows
-    went wrong that way). The reads
-    are copied for each try, since reading sets their sideways marks and
-    chosen tiles. A layout read before is not decoded again, and the other
+    tile looks set apart. Every try starts from the same reads, which no
+    stage changes. A layout read before is not decoded again, and the other
     readings stop once their decoding took `PipelineConfig.read_again_steps`: a photo that
     is no hand at all costs every decoding its full search.
     """
-    pristine = copy.deepcopy(reads)
     seen: set[tuple] = set()
 
-    def attempt(tried_config: VisionConfig, tried: list[TileRead]) -> tuple | None:
-        layout = read_layout(tried, tried_config)
-        key = _layout_key(tried, layout)
+    def attempt(tried_config: VisionConfig) -> tuple | None:
+        layout = read_layout(reads, tried_config)
+        key = _layout_key(layout)
         if key in seen:
             return None  # the same grouping decodes the same
         seen.add(key)
-        decoded = decode(tried, layout, tried_config)
+        decoded = decode(reads, layout, tried_config)
         found = _gives_hand(decoded)
         badness = (not found, len(layout.warnings) + len(decoded.warnings), decoded.drop)
-        return badness, tried, layout, decoded
+        return badness, decoded.reads, layout, decoded
 
-    first = attempt(config, reads)
+    first = attempt(config)
     assert first is not None
     if _settled(first[2], first[3]):
         return first[1], first[2], first[3]
@@ -322,7 +322,7 @@ def read_hand(
     for reading in config.layout.other_readings:
         if spent >= config.pipeline.read_again_steps:
             break
-        if (found := attempt(config.reading(reading), copy.deepcopy(pristine))) is not None:
+        if (found := attempt(config.reading(reading))) is not None:
             tries.append(found)
             spent += found[3].steps
     best = min(tries, key=lambda a: a[0])  # ties keep the first reading
@@ -342,11 +342,17 @@ def _gives_hand(decoded: Decoded) -> bool:
     return decoded.hand is not None or decoded.partial is not None
 
 
-def _layout_key(reads: list[TileRead], layout: Layout) -> tuple:
+def _layout_key(layout: Layout) -> tuple:
     """What a reading's worth depends on from a layout: its groups and the sideways marks,
     and its warnings (the same groups read with less doubt do better)."""
     groups = tuple((g.role, tuple(g.tiles), g.claimed, g.promoted) for g in layout.groups)
-    return groups, tuple(r.detection.sideways for r in reads), tuple(layout.warnings)
+    return groups, layout.sideways, tuple(layout.warnings)
+
+
+def _sideways(reads: list[TileRead], layout: Layout) -> tuple[bool, ...]:
+    """Each tile's sideways mark: the layout's, or the detector's where the layout has none
+    (no tiles, or a layout built by hand)."""
+    return layout.sideways or tuple(r.detection.sideways for r in reads)
 
 
 Box = tuple[float, float, float, float]
@@ -384,7 +390,7 @@ def read_tiles(
         if turned is not None:  # the turned part's corners show no photo, only its fill
             more = [r for r in more if turned.shows(r.detection.box)]
         reads = reads + more
-    look_closer(work, reads, orienter, stacker)
+    reads = look_closer(work, reads, orienter, stacker)
 
     def to_photo(box: Box) -> Box:
         x1, y1, x2, y2 = box if turned is None else turned.box_back(box)
@@ -398,18 +404,21 @@ def look_closer(
     reads: list[TileRead],
     orienter: OrienterFn | None = None,
     stacker: StackerFn | None = None,
-) -> None:
-    """Set on each read which way its face points (`up`) and how likely a tile lies on it
+) -> list[TileRead]:
+    """The reads with which way each face points (`up`) and how likely a tile lies on it
     (`stacked`), from the models given."""
     if not reads:
-        return
+        return reads
     detections = [r.detection for r in reads]
     if orienter is not None:
-        for read, up in zip(reads, orienter(image, detections), strict=True):
-            read.up = (float(up[0]), float(up[1]))
+        ups = orienter(image, detections)
+        reads = [
+            replace(r, up=(float(up[0]), float(up[1]))) for r, up in zip(reads, ups, strict=True)
+        ]
     if stacker is not None:
-        for read, p in zip(reads, stacker(image, detections), strict=True):
-            read.stacked = float(p)
+        stacked = stacker(image, detections)
+        reads = [replace(r, stacked=float(p)) for r, p in zip(reads, stacked, strict=True)]
+    return reads
 
 
 def recognize_image(
@@ -438,14 +447,18 @@ def recognize_image(
     regions = find_regions(every)
     chosen, (reads, layout, decoded) = pick_hand(every, regions, config)
     ignored = regions.ignored(chosen)
-    for read in every:  # boxes in the pixels of the photo as given
-        read.detection.box = to_photo(read.detection.box)
-    for read in reads:
-        read.detection.box = to_photo(read.detection.box)
+    every, reads = _in_photo(every, to_photo), _in_photo(reads, to_photo)
     size = image.shape[1::-1]
     out = assemble(every, chosen, (reads, layout, decoded), ignored, name, size, config)
     out["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 1)
     return out
+
+
+def _in_photo(reads: list[TileRead], to_photo: Callable[[Box], Box]) -> list[TileRead]:
+    """The reads with their boxes in the pixels of the photo as given."""
+    return [
+        replace(r, detection=replace(r.detection, box=to_photo(r.detection.box))) for r in reads
+    ]
 
 
 def recognize(

@@ -11,16 +11,16 @@ boxes hold more or less of the tile's body.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from scorer.tiles import BACK_INDEX
 from vision.config import DEFAULT, TILE_ASPECT, Reading, RowsConfig
-from vision.types import TileRead
+from vision.types import TileRead, marked
 
 
-@dataclass
+@dataclass(frozen=True)
 class Frame:
     """Row coordinates of every tile: `u` along the row, `v` across it."""
 
@@ -95,7 +95,7 @@ def direction(boxes: np.ndarray, members: list[int]) -> float:
     return float((mean + np.pi / 4) % np.pi - np.pi / 4)
 
 
-def extents_from_steps(frame: Frame, rows: list[list[int]]) -> None:
+def extents_from_steps(frame: Frame, rows: list[list[int]]) -> Frame:
     """Tile extents from the spacing of tile centres, for rows near the image diagonal.
 
     There every box is about square and says nothing of the tile inside;
@@ -103,6 +103,7 @@ def extents_from_steps(frame: Frame, rows: list[list[int]]) -> None:
     near a tile is an upright tile's width there (perspective changes it
     smoothly along the row), and its length is taken in proportion.
     """
+    eu, ev = frame.eu.copy(), frame.ev.copy()
     for row in rows:
         order = sorted(row, key=lambda i: frame.u[i])
         if len(order) < 3:
@@ -110,8 +111,9 @@ def extents_from_steps(frame: Frame, rows: list[list[int]]) -> None:
         steps = np.diff(frame.u[order])
         for k, i in enumerate(order):
             usual = float(np.median(steps[max(0, k - 3) : k + 3]))
-            frame.eu[i] = usual
-            frame.ev[i] = usual * TILE_ASPECT
+            eu[i] = usual
+            ev[i] = usual * TILE_ASPECT
+    return replace(frame, eu=eu, ev=ev)
 
 
 def line_angle(frame: Frame, row: list[int]) -> float:
@@ -150,8 +152,8 @@ def mark_sideways(
     rows: list[list[int]],
     reading: Reading = DEFAULT.layout.reading,
     config: RowsConfig = DEFAULT.rows,
-) -> None:
-    """Set `detection.sideways` on tiles lying across their row.
+) -> list[TileRead]:
+    """The reads with `detection.sideways` set on tiles lying across their row.
 
     Two cues, each judged against the tile's neighbours along the row:
     its box is wider for its length than theirs (most tiles of a row stand
@@ -171,6 +173,7 @@ def mark_sideways(
     whatever its box's shape, since boxes on a tilted row come out wide.
     """
     ratio = frame.eu / np.maximum(frame.ev, 1e-6)
+    lying: list[int] = []
     for row in rows:
         if len(row) < 2:
             continue  # a lone tile is no meld; nothing to compare it with
@@ -188,7 +191,7 @@ def mark_sideways(
             if not frame.shapes:
                 # the shift alone tells, or the face's top pointing along the row
                 if shift > 1.0 or face_along(reads[i], frame) > config.face_along:
-                    reads[i].detection.sideways = True
+                    lying.append(i)
                 continue
             face = face_along(reads[i], frame)
             by_shape = (
@@ -198,7 +201,8 @@ def mark_sideways(
             )
             by_face = face > config.face_along_sure and wide + shift > config.face_shape
             if by_shape or by_face:
-                reads[i].detection.sideways = True
+                lying.append(i)
+    return marked(reads, lying, True)
 
 
 def face_along(read: TileRead, frame: Frame) -> float:
@@ -262,7 +266,7 @@ def find_rows(
         frame = frame_for(boxes, angle, config)
         rows = split_rows(frame, members, length, config)
     if not frame.shapes:
-        extents_from_steps(frame, rows)
+        frame = extents_from_steps(frame, rows)
     return angle, frame, rows
 
 
@@ -280,5 +284,5 @@ def tile_rects(
     if len(boxes) == 0:
         return 0.0, np.zeros(0), np.zeros(0)
     angle, frame, rows = find_rows(boxes, list(range(len(boxes))), tile_length(boxes), config)
-    extents_from_steps(frame, rows)
+    frame = extents_from_steps(frame, rows)
     return angle, frame.eu, frame.eu * TILE_ASPECT

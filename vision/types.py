@@ -3,12 +3,16 @@
 photo (numpy BGR image) → list[Detection] (where tiles are) →
 list[TileRead] (what each tile is, as probabilities) → Layout (groups,
 melds, winning tile, flowers) → hand notation. Each stage takes and returns
-only these, so each can be tested alone.
+only these, so each can be tested alone. No stage edits its input: one
+that changes something returns a new value (`dataclasses.replace`), so the
+same reads can be laid out again another way. Groups and layouts are
+frozen; detections and reads are plain so that tests can build them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -18,9 +22,10 @@ class Detection:
     """One tile found in the photo.
 
     `box` is axis-aligned (x1, y1, x2, y2) in pixels of the upright photo.
-    `sideways` is True when the tile lies with its long side horizontal
-    relative to the row it is in (a claimed tile of an exposed meld);
-    `score` is the detector's confidence that a tile is there.
+    `sideways` is True when the detector already knows the tile lies with its
+    long side along its row (a claimed tile of an exposed meld); the layout
+    judges the rest (`Layout.sideways`). `score` is the detector's confidence
+    that a tile is there.
     `corners` optionally gives the four corners (x, y) of the tile face.
     """
 
@@ -70,7 +75,17 @@ class TileRead:
         return float(self.probs[INDEX[self.chosen]]) if self.chosen else float(self.probs.max())
 
 
-@dataclass
+def marked(reads: list[TileRead], tiles: Iterable[int], sideways: bool) -> list[TileRead]:
+    """The reads with the sideways mark of each of `tiles` set to `sideways` (new reads for
+    those, the others as they were)."""
+    chosen = set(tiles)
+    return [
+        replace(r, detection=replace(r.detection, sideways=sideways)) if i in chosen else r
+        for i, r in enumerate(reads)
+    ]
+
+
+@dataclass(frozen=True)
 class Group:
     """Tiles that lie together: a meld, the concealed row, the winning tile or flowers."""
 
@@ -81,7 +96,7 @@ class Group:
     promoted: bool = False
 
 
-@dataclass
+@dataclass(frozen=True)
 class Layout:
     """How the tiles are laid out, before and after decoding."""
 
@@ -91,3 +106,5 @@ class Layout:
     #: pipeline then tries the layout's other readings too (`vision.pipeline.read_hand`)
     doubts: list[str] = field(default_factory=list)
     rotation: int = 0  # how far the photo is turned clockwise from the player's view
+    #: for each tile read, whether it lies across its row (the claimed tile of a meld)
+    sideways: tuple[bool, ...] = ()

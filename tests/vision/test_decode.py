@@ -20,8 +20,8 @@ from vision.types import Detection, Group, Layout, TileRead
 
 def _run(tiles, seconds=None):
     reads = reads_for(tiles, seconds=seconds)
-    layout = read_layout(reads)
-    return reads, decode(reads, layout)
+    result = decode(reads, read_layout(reads))
+    return result.reads, result
 
 
 def test_clean_reads_give_the_hand() -> None:
@@ -183,7 +183,7 @@ def test_a_busy_machine_reads_the_same_hand(monkeypatch) -> None:
             p[int(r.probs.argmax())] += 0.1
             r.probs = p / p.sum()
         result = decode(reads, read_layout(reads))
-        return result.notation, [r.chosen for r in reads], result.steps
+        return result.notation, [r.chosen for r in result.reads], result.steps
 
     calm = read()
     assert calm[0] is not None and calm[2] > 1000
@@ -205,7 +205,7 @@ def test_a_tile_is_never_forced_into_a_class_it_clearly_is_not() -> None:
     reads = reads_for(simple_layout(), seconds={8: ("E", None)})
     reads[8].probs = probs_for("E", p_first=0.999)
     result = decode(reads, read_layout(reads))
-    assert result.hand is None and not any(r.overridden for r in reads)
+    assert result.hand is None and not any(r.overridden for r in result.reads)
 
 
 @settings(max_examples=120, deadline=None)
@@ -243,4 +243,4 @@ def test_unsure_flower_counts_as_a_flower() -> None:
     reads[-1].probs = p / p.sum()
     result = decode(reads, read_layout(reads))
     assert result.notation == "123m456p789sEEENN"
-    assert reads[-1].chosen == "3f"
+    assert result.reads[-1].chosen == "3f"

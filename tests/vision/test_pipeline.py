@@ -234,9 +234,9 @@ def test_a_reading_without_a_hand_is_tried_again_with_other_thresholds(wider: fl
     reads = reads_for(tiles)
     first = copy.deepcopy(reads)
     assert decode(first, read_layout(first)).hand is None  # the first reading alone fails
-    reads, _, decoded = read_hand(reads)
+    reads, layout, decoded = read_hand(reads)
     assert decoded.notation == "123m456p234789sEE"
-    assert not any(r.detection.sideways for r in reads)
+    assert not any(layout.sideways)
 
 
 def test_a_meld_with_a_doubtful_giver_is_read_again() -> None:
@@ -318,3 +318,27 @@ def test_a_promoted_kong_found_as_one_box_is_read_from_the_stacker() -> None:
     assert kong["tiles"] == ["E"] * 4 and len(out["tiles"]) == len(tiles)
     plain = recognize_image(photo, "pung.png", fake.detector, fake.classifier)
     assert plain["hand"] == "[EEE,2]123m789p456sNN"
+
+
+def _state(reads: list[TileRead]) -> list[tuple]:
+    """Everything a read holds, to compare before and after a stage."""
+    return [
+        (r.detection.box, r.detection.score, r.detection.sideways, r.probs.tobytes(), r.chosen)
+        + (r.overridden, r.up, r.stacked)
+        for r in reads
+    ]
+
+
+def test_no_stage_edits_the_reads_it_is_given() -> None:
+    """Each stage returns new values: the layout (read the first way and the other ways) and
+    the decoding leave the reads they are given as they were, so every reading starts
+    from the same tiles."""
+    reads = reads_for(full_layout(), rotation=90, jitter=2.5, seed=1, shuffle=True)
+    reads[3].stacked = 0.95
+    before = _state(reads)
+    layout = read_layout(reads)
+    decoded = decode(reads, layout)
+    assert any(layout.sideways) and decoded.hand is not None
+    assert {r.chosen for r in decoded.reads} >= {"back", "C"}
+    read_hand(reads)
+    assert _state(reads) == before

@@ -19,7 +19,9 @@ judged against each tile's neighbours (far tiles look smaller). The
 reading direction comes from where the winning tile lies and from the
 concealed row being nearest the player.
 
-This package's `__init__` holds the flow; each step is a module of its own:
+This package's `__init__` holds the flow, `read_layout`: a short list of
+named steps, each taking the reading so far (`Draft`) and returning a new
+one. The steps' work is in modules of their own:
 `stacks` (boxes on one another), `slots` (a row's places and its runs of
 touching tiles), `kongs`, `melds`, `flowers`, `hand` (the hand row, the
 tile set apart, what lies apart from it) and `direction` (which way the
@@ -28,6 +30,8 @@ are `vision.config.LayoutConfig`.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -43,137 +47,312 @@ from vision.layout.flowers import (
 )
 from vision.layout.hand import (
     NOTHING_SET_APART,
-    add_hand,
-    leave_out,
+    concealed_hand,
+    left_out,
     melds_off_the_hand,
     melds_unmarked,
     set_apart_by_spacing,
     sets_apart,
 )
 from vision.layout.kinds import top_class
-from vision.layout.kongs import add_concealed_kongs, kongs_apart, tile_sides
-from vision.layout.melds import add_melds, melds_apart
+from vision.layout.kongs import concealed_kong, kongs_apart, tile_sides
+from vision.layout.melds import exposed_melds, melds_apart
 from vision.layout.slots import Cluster, row_slots, touching_runs
 from vision.layout.stacks import duplicates, put_back_stacked
 from vision.rows import Frame, find_rows, mark_sideways, tile_length
 from vision.types import Group, Layout, TileRead
 
-__all__ = ["NOTHING_SET_APART", "read_layout", "top_class"]
+__all__ = ["NOTHING_SET_APART", "Draft", "read_layout", "top_class"]
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A layout as far as it has been read: what each step of `read_layout` hands the next.
+
+    `reads` carry the sideways marks judged so far; `top` is each tile's kind as its place
+    has settled it (`kinds.top_class` at first); `notes` are the warnings and doubts of
+    the latest grouping of the rows into `clusters`.
+    """
+
+    reads: list[TileRead]
+    frame: Frame
+    rows: list[list[int]]
+    length: float
+    angle: float
+    top: list[int]
+    dups: dict[int, int]
+    rotation: int = 0
+    flowers: list[int] = field(default_factory=list)
+    clusters: list[Cluster] = field(default_factory=list)
+    notes: tuple[list[str], list[str]] = ([], [])
+    sides: list[int] = field(default_factory=list)  # tile sides boxed as tiles, left out
+    off_hand: list[int] = field(default_factory=list)  # groups far from the hand, left out
+    apart: list[int] = field(default_factory=list)  # upright tiles apart from a whole hand
+    groups: list[Group] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    doubts: list[str] = field(default_factory=list)
+
+    def warn(self, *warnings: str) -> Draft:
+        """The draft with these warnings added."""
+        return replace(self, warnings=[*self.warnings, *warnings])
+
+    def layout(self) -> Layout:
+        """The finished layout."""
+        return Layout(
+            groups=list(self.groups),
+            warnings=list(self.warnings),
+            doubts=list(self.doubts),
+            rotation=self.rotation,
+            sideways=tuple(bool(r.detection.sideways) for r in self.reads),
+        )
 
 
 def read_layout(reads: list[TileRead], config: VisionConfig = DEFAULT) -> Layout:
     """Group the tiles of one photo into the concealed row, melds, winning tile and flowers.
 
-    Sets `detection.sideways` on tiles whose box lies across their row.
-    Groups list tile indices in reading order (the player's left to right).
+    Groups list tile indices in reading order (the player's left to right);
+    `Layout.sideways` tells the tiles whose box lies across their row.
     """
-    layout = Layout()
     if not reads:
-        return layout
-    cfg, sure = config.layout, config.stacked.sure
+        return Layout()
+    draft = _rows_found(reads, config)
+    for step in STEPS:
+        draft = step(draft, config)
+    return draft.layout()
+
+
+def _rows_found(reads: list[TileRead], config: VisionConfig) -> Draft:
+    """The rows the tiles lie in, each box found twice counted once."""
     boxes = np.array([r.detection.box for r in reads], dtype=float)
-    dups = duplicates(reads, boxes, cfg)
+    dups = duplicates(reads, boxes, config.layout)
     live = [i for i in range(len(reads)) if i not in dups]
     length = tile_length(boxes[live])
-    top = [top_class(r) for r in reads]
-
     angle, frame, rows = find_rows(boxes, live, length, config.rows)
-    vertical = angle >= np.pi / 4
-    rotation = 90 if vertical else 0
-    mark_sideways(reads, frame, rows, cfg.reading, config.rows)
-    put_back_stacked(reads, frame, rows, dups, cfg)
-    flowers = flowers_aside(reads, frame, rows, top, cfg, sure)
-    clusters, notes = _group(reads, frame, rows, flowers, top, config)
-    if flowers_the_hand_needs(clusters, reads, rows, flowers, top, cfg):
-        clusters, notes = _group(reads, frame, rows, flowers, top, config)
-    sides = tile_sides(clusters, reads, cfg)
-    if sides:  # kept out only when the gap before the tile set apart then shows
-        kept = [[i for i in row if i not in sides] for row in rows]
-        regrouped, renoted = _group(reads, frame, kept, flowers, top, config)
-        if sets_apart(regrouped, cfg) and not sets_apart(clusters, cfg):
-            rows, clusters, notes = kept, regrouped, renoted
-        else:
-            sides = []
-    layout.warnings.extend(notes.warnings)
-    layout.doubts.extend(notes.doubts)
-    clusters = flowers_by_count(clusters, reads, flowers, cfg)
-    clusters = flowers_not_melds(clusters, reads, flowers, frame, length, cfg)
-    clusters, unread_row = flowers_not_the_hand(clusters, reads, flowers, cfg)
-    if unread_row:
-        layout.warnings.append(
-            f"Counted a row of {len(unread_row)} tiles as the flowers, though their faces were "
-            "not read: the hand is whole without them; check the flowers."
-        )
-    clusters = set_apart_by_spacing(clusters, frame, cfg)
-    clusters, off_hand = melds_off_the_hand(clusters, frame, length, cfg)
-    clusters = melds_unmarked(clusters, frame, reads, layout, cfg)
-    turned = rows_reversed(clusters, facing(reads, clusters, angle, cfg), cfg)
+    top = [top_class(r) for r in reads]
+    rotation = 90 if angle >= np.pi / 4 else 0
+    return Draft(list(reads), frame, rows, length, angle, top, dups, rotation)
+
+
+def _sideways_marked(d: Draft, config: VisionConfig) -> Draft:
+    """Tiles whose box lies across their row marked sideways."""
+    reads = mark_sideways(d.reads, d.frame, d.rows, config.layout.reading, config.rows)
+    return replace(d, reads=reads)
+
+
+def _stacked_put_back(d: Draft, config: VisionConfig) -> Draft:
+    """A promoted kong's fourth tile, boxed on the claimed one, back in its row."""
+    reads, rows, dups = put_back_stacked(d.reads, d.frame, d.rows, d.dups, config.layout)
+    return replace(d, reads=reads, rows=rows, dups=dups)
+
+
+def _flowers_aside(d: Draft, config: VisionConfig) -> Draft:
+    """The tiles read as flowers set aside, but those inside a run of playing tiles."""
+    flowers, top = flowers_aside(
+        d.reads, d.frame, d.rows, d.top, config.layout, config.stacked.sure
+    )
+    return replace(d, flowers=flowers, top=top)
+
+
+def _grouped(d: Draft, config: VisionConfig) -> Draft:
+    """Each row's touching tiles as concealed kongs, melds and plain runs."""
+    return _group(d, d.rows, config)
+
+
+def _flowers_back_in_hand(d: Draft, config: VisionConfig) -> Draft:
+    """Flowers the hand row is short of taken back into it, and the rows grouped again."""
+    flowers, top = flowers_the_hand_needs(
+        d.clusters, d.reads, d.rows, d.flowers, d.top, config.layout
+    )
+    if flowers == d.flowers:
+        return d
+    return _group(replace(d, flowers=flowers, top=top), d.rows, config)
+
+
+def _tile_sides_out(d: Draft, config: VisionConfig) -> Draft:
+    """A tile set apart shows its side, the colour of its back, across the gap; boxed as a
+    tile, it is kept out when the gap then shows."""
+    sides = tile_sides(d.clusters, d.reads, config.layout)
+    if not sides:
+        return d
+    kept = [[i for i in row if i not in sides] for row in d.rows]
+    regrouped = _group(d, kept, config)
+    if sets_apart(regrouped.clusters, config.layout) and not sets_apart(d.clusters, config.layout):
+        return replace(regrouped, rows=kept, sides=sides)
+    # the grouping is not kept, but what it judged of the tiles is
+    return replace(d, reads=regrouped.reads, top=regrouped.top)
+
+
+def _grouping_noted(d: Draft, config: VisionConfig) -> Draft:
+    """The warnings and doubts of the grouping kept."""
+    warnings, doubts = d.notes
+    return replace(d, warnings=[*d.warnings, *warnings], doubts=[*d.doubts, *doubts])
+
+
+def _flowers_by_count(d: Draft, config: VisionConfig) -> Draft:
+    """Tiles beyond the hand's count, at the hand row's ends, taken for flowers."""
+    clusters, flowers = flowers_by_count(d.clusters, d.reads, d.flowers, config.layout)
+    return replace(d, clusters=clusters, flowers=flowers)
+
+
+def _flowers_not_melds(d: Draft, config: VisionConfig) -> Draft:
+    """A group that makes no meld, beside a hand whole without it, taken for flowers."""
+    clusters, flowers = flowers_not_melds(
+        d.clusters, d.reads, d.flowers, d.frame, d.length, config.layout
+    )
+    return replace(d, clusters=clusters, flowers=flowers)
+
+
+def _flowers_not_the_hand(d: Draft, config: VisionConfig) -> Draft:
+    """An unread row taken for the hand row is the flowers when another row fits the hand."""
+    clusters, flowers, row = flowers_not_the_hand(d.clusters, d.reads, d.flowers, config.layout)
+    d = replace(d, clusters=clusters, flowers=flowers)
+    if not row:
+        return d
+    return d.warn(
+        f"Counted a row of {len(row)} tiles as the flowers, though their faces were "
+        "not read: the hand is whole without them; check the flowers."
+    )
+
+
+def _set_apart_by_spacing(d: Draft, config: VisionConfig) -> Draft:
+    """The winning tile split off where only the spacing of the tiles shows its gap."""
+    return replace(d, clusters=set_apart_by_spacing(d.clusters, d.frame, config.layout))
+
+
+def _melds_off_the_hand(d: Draft, config: VisionConfig) -> Draft:
+    """Melds far from a hand row whole without them set aside (the wall, another hand)."""
+    clusters, off = melds_off_the_hand(d.clusters, d.frame, d.length, config.layout)
+    return replace(d, clusters=clusters, off_hand=off)
+
+
+def _melds_unmarked(d: Draft, config: VisionConfig) -> Draft:
+    """Upright runs apart from a whole hand row taken for melds, their claimed tile marked."""
+    clusters, reads, warnings = melds_unmarked(d.clusters, d.frame, d.reads, config.layout)
+    return replace(d, clusters=clusters, reads=reads).warn(*warnings)
+
+
+def _direction(d: Draft, config: VisionConfig) -> Draft:
+    """The rows turned to read from the player's left, when the cues say they run the other
+    way."""
+    faces = facing(d.reads, d.clusters, d.angle, config.layout)
+    turned = rows_reversed(d.clusters, faces, config.layout)
     if turned:
-        rotation += 180
-        n_rows = len(rows)
-        clusters = [Cluster(n_rows - 1 - c.row, c.kind, c.slots[::-1]) for c in clusters[::-1]]
-    elif turned is None and len(clusters) > 1:
-        layout.warnings.append(
+        n_rows = len(d.rows)
+        clusters = [Cluster(n_rows - 1 - c.row, c.kind, c.slots[::-1]) for c in d.clusters[::-1]]
+        return replace(d, clusters=clusters, rotation=d.rotation + 180)
+    if turned is None and len(d.clusters) > 1:
+        vertical = d.rotation == 90
+        return d.warn(
             "Could not tell which way the photo is turned (no winning tile set apart); "
             "assumed the rows read " + ("top to bottom." if vertical else "left to right.")
         )
-    layout.rotation = rotation
-    for c in sorted(clusters, key=lambda c: c.row):
+    return d
+
+
+def _melds_and_kongs(d: Draft, config: VisionConfig) -> Draft:
+    """The clusters with backs as concealed kongs and those with sideways tiles as melds."""
+    groups, warnings, reads = list(d.groups), list(d.warnings), d.reads
+    for c in sorted(d.clusters, key=lambda c: c.row):
         if c.kind == "kong":
-            add_concealed_kongs(layout, c.tiles, top)
+            kong, more = concealed_kong(c.tiles, d.top)
+            groups.append(kong)
         elif c.kind == "meld":
-            add_melds(layout, c.slots, reads)
-    apart = add_hand(layout, [(c.row, c.tiles) for c in clusters if c.kind == "plain"], cfg)
-    hand = [i for g in layout.groups for i in g.tiles]
-    if flowers_unread(reads, apart, flowers, hand, length, cfg):
-        layout.warnings.append(
-            f"Counted {len(apart)} tile(s) lying apart from the hand as flowers, though their "
-            "faces were not read; check the flowers."
+            melds, more, reads = exposed_melds(c.slots, reads)
+            groups.extend(melds)
+        else:
+            continue
+        warnings.extend(more)
+    return replace(d, groups=groups, warnings=warnings, reads=reads)
+
+
+def _concealed_hand(d: Draft, config: VisionConfig) -> Draft:
+    """The upright tiles as the concealed row and the winning tile."""
+    n_melds = sum(g.role in ("meld", "concealed_kong") for g in d.groups)
+    plain = [(c.row, c.tiles) for c in d.clusters if c.kind == "plain"]
+    groups, warnings, apart = concealed_hand(plain, n_melds, config.layout)
+    return replace(d, groups=[*d.groups, *groups], apart=apart).warn(*warnings)
+
+
+def _flowers_unread(d: Draft, config: VisionConfig) -> Draft:
+    """Tiles apart from a whole hand, none read surely, taken for flowers; else left out."""
+    hand = [i for g in d.groups for i in g.tiles]
+    taken = flowers_unread(d.reads, d.apart, d.flowers, hand, d.length, config.layout)
+    if taken:
+        return replace(d, flowers=sorted([*d.flowers, *taken])).warn(
+            f"Counted {len(d.apart)} tile(s) lying apart from the hand as flowers, though "
+            "their faces were not read; check the flowers."
         )
-    elif apart:
-        leave_out(layout, apart)
-    if flowers:
-        layout.groups.append(Group(role="flowers", tiles=flowers))
-    if off_hand:
-        layout.groups.append(Group(role="extra", tiles=off_hand))
-        layout.warnings.append(
-            f"Left out {len(off_hand)} tile(s) lying together away from the complete hand row."
+    if not d.apart:
+        return d
+    group, warning = left_out(d.apart)
+    return replace(d, groups=[*d.groups, group]).warn(warning)
+
+
+def _set_aside(d: Draft, config: VisionConfig) -> Draft:
+    """The flowers, and every tile left out, as groups of their own."""
+    groups, warnings = list(d.groups), list(d.warnings)
+    if d.flowers:
+        groups.append(Group(role="flowers", tiles=d.flowers))
+    if d.off_hand:
+        groups.append(Group(role="extra", tiles=d.off_hand))
+        warnings.append(
+            f"Left out {len(d.off_hand)} tile(s) lying together away from the complete hand row."
         )
-    if sides:
-        layout.groups.append(Group(role="extra", tiles=sides))
-        layout.warnings.append(
-            f"Ignored {len(sides)} box(es) in the hand row read as a tile's back: the side of "
+    if d.sides:
+        groups.append(Group(role="extra", tiles=d.sides))
+        warnings.append(
+            f"Ignored {len(d.sides)} box(es) in the hand row read as a tile's back: the side of "
             "a tile set apart, one tile more than the hand holds."
         )
-    if dups:
-        layout.groups.append(Group(role="extra", tiles=sorted(dups)))
-        layout.warnings.append(f"Ignored {len(dups)} box(es) found twice on the same tile.")
-    return layout
+    if d.dups:
+        groups.append(Group(role="extra", tiles=sorted(d.dups)))
+        warnings.append(f"Ignored {len(d.dups)} box(es) found twice on the same tile.")
+    return replace(d, groups=groups, warnings=warnings)
 
 
-def _group(
-    reads: list[TileRead],
-    frame: Frame,
-    rows: list[list[int]],
-    flowers: list[int],
-    top: list[int],
-    config: VisionConfig,
-) -> tuple[list[Cluster], Layout]:
+#: the steps of `read_layout`, in order
+STEPS = (
+    _sideways_marked,
+    _stacked_put_back,
+    _flowers_aside,
+    _grouped,
+    _flowers_back_in_hand,
+    _tile_sides_out,
+    _grouping_noted,
+    _flowers_by_count,
+    _flowers_not_melds,
+    _flowers_not_the_hand,
+    _set_apart_by_spacing,
+    _melds_off_the_hand,
+    _melds_unmarked,
+    _direction,
+    _melds_and_kongs,
+    _concealed_hand,
+    _flowers_unread,
+    _set_aside,
+)
+
+
+def _group(d: Draft, rows: list[list[int]], config: VisionConfig) -> Draft:
     """Each row's touching tiles (flowers aside) as concealed kongs, melds and plain runs,
-    with the warnings and doubts that cutting them gave (on an otherwise empty layout)."""
-    scratch = Layout()
+    with the warnings and doubts that cutting them gave (`Draft.notes`)."""
     clusters: list[Cluster] = []
-    flower_set = set(flowers)
+    warnings: list[str] = []
+    doubts: list[str] = []
+    reads, top = d.reads, d.top
+    flower_set = set(d.flowers)
     for row_no, row in enumerate(rows):
         slots = row_slots(
-            reads, frame, [i for i in row if i not in flower_set], config.stacked.sure
+            reads, d.frame, [i for i in row if i not in flower_set], config.stacked.sure
         )
         for run in touching_runs(slots, config.layout.reading):
-            for kind, part in kongs_apart(run, top, reads, config.layout):
+            pieces, top = kongs_apart(run, top, reads, config.layout)
+            for kind, part in pieces:
                 if kind == "kong":
                     clusters.append(Cluster(row_no, kind, part))
-                else:
-                    clusters.extend(
-                        Cluster(row_no, k, p) for k, p in melds_apart(part, reads, scratch)
-                    )
-    return clusters, scratch
+                    continue
+                found, reads, more, unsure = melds_apart(part, reads)
+                clusters.extend(Cluster(row_no, k, p) for k, p in found)
+                warnings.extend(more)
+                doubts.extend(unsure)
+    return replace(d, clusters=clusters, notes=(warnings, doubts), reads=reads, top=top)

@@ -44,16 +44,17 @@ def flowers_aside(
     top: list[int],
     config: LayoutConfig = DEFAULT.layout,
     sure: float = DEFAULT.stacked.sure,
-) -> list[int]:
-    """The tiles read as flowers, but for those lying inside a run of playing tiles.
+) -> tuple[list[int], list[int]]:
+    """The tiles read as flowers, but for those lying inside a run of playing tiles; and
+    the tiles' kinds with those inside taken for playing tiles.
 
     Flowers are laid to one side of the hand (rules seed 003, 实战细节 五),
     never in the middle of the concealed row or of a meld. A tile read as a
     flower with touching playing tiles on both sides is a playing tile whose
     art the classifier mistook (one tile set's bamboo 1, a bird, read as a
-    flower): its kind in `top` becomes its most probable playing tile.
+    flower): its kind becomes its most probable playing tile.
     """
-    flowers = []
+    flowers, top = [], list(top)
     for row in rows:
         for run in touching_runs(row_slots(reads, frame, row, sure), config.reading):
             tiles = [i for slot in run for i in slot.tiles]
@@ -67,7 +68,7 @@ def flowers_aside(
                     top[i] = face_up(reads[i])
                 else:
                     flowers.append(i)
-    return sorted(flowers)
+    return sorted(flowers), top
 
 
 def flowers_by_count(
@@ -75,7 +76,7 @@ def flowers_by_count(
     reads: list[TileRead],
     flowers: list[int],
     config: LayoutConfig = DEFAULT.layout,
-) -> list[Cluster]:
+) -> tuple[list[Cluster], list[int]]:
     """Flowers the classifier could not name: tiles beyond a hand's count, most flower-like.
 
     A hand holds 14 tiles besides its melds' fourth tiles, so upright tiles
@@ -85,7 +86,7 @@ def flowers_by_count(
     touching groups at the row's ends are taken, the most flower-like
     first, while the count stays over; then, when the count is still over,
     the tiles beyond it at one end of the row if none is read surely
-    (`_unread_end`). Moved tiles are added to `flowers`.
+    (`_unread_end`). Returns the clusters and the flowers, moved tiles added.
 
     The count is the only evidence here, so the tiles are moved only when
     moving them leaves the row a hand's count: a heap of loose tiles, more
@@ -107,11 +108,10 @@ def flowers_by_count(
         taken.extend(best.tiles)
         total -= len(best.tiles)
     if plain and total > need:
-        clusters = _unread_end(clusters, plain, reads, taken, total - need, config)
+        clusters, taken = _unread_end(clusters, plain, reads, taken, total - need, config)
     if held_in(clusters, main) > need:
-        return before
-    flowers[:] = taken
-    return clusters
+        return before, flowers
+    return clusters, taken
 
 
 def _unread_end(
@@ -121,14 +121,14 @@ def _unread_end(
     flowers: list[int],
     surplus: int,
     config: LayoutConfig,
-) -> list[Cluster]:
+) -> tuple[list[Cluster], list[int]]:
     """The hand row's `surplus` tiles at one of its outer ends as flowers, when there are
     at least `unread_end_min`, the classifier names none of them surely (`flower_unread`)
     and they lie upright, one to a place: flowers of art it does not know, laid on at the
     row's end with no gap that shows (seen along the row, from far off). Of two such ends,
-    the more flower-like."""
+    the more flower-like. Returns the clusters and the flowers, those tiles added."""
     if surplus < config.unread_end_min or len(flowers) + surplus > config.flowers_in_set:
-        return clusters
+        return clusters, flowers
     ends = []
     for cluster, first in ((plain[0], True), (plain[-1], False)):
         if len(cluster.slots) <= surplus:
@@ -140,11 +140,10 @@ def _unread_end(
             rest = cluster.slots[surplus:] if first else cluster.slots[:-surplus]
             ends.append((_mean_flower(tiles, reads), cluster, tiles, rest))
     if not ends:
-        return clusters
+        return clusters, flowers
     _, cluster, tiles, rest = max(ends, key=lambda e: e[0])
-    flowers.extend(tiles)
-    flowers.sort()
-    return [Cluster(c.row, c.kind, rest) if c is cluster else c for c in clusters]
+    kept = [Cluster(c.row, c.kind, rest) if c is cluster else c for c in clusters]
+    return kept, sorted([*flowers, *tiles])
 
 
 def flowers_not_melds(
@@ -154,10 +153,10 @@ def flowers_not_melds(
     frame: Frame,
     length: float,
     config: LayoutConfig = DEFAULT.layout,
-) -> list[Cluster]:
+) -> tuple[list[Cluster], list[int]]:
     """Flowers one of which looked sideways: a group that makes no meld, at an end of the
-    hand row or in a row beside it, next to a hand row whole without it. Moved tiles are
-    added to `flowers`.
+    hand row or in a row beside it, next to a hand row whole without it. Returns the
+    clusters and the flowers, moved tiles added.
 
     The counterpart of `flowers_by_count` for a group holding a tile whose
     box came out wide (a flower seen from low down): it cannot be a meld,
@@ -168,7 +167,8 @@ def flowers_not_melds(
     """
     main = hand_row(clusters, config)
     if main < 0:
-        return clusters
+        return clusters, flowers
+    flowers = list(flowers)
     row = sorted((c for c in clusters if c.row == main), key=lambda c: c.slots[0].start)
     v_hand = float(np.median(frame.v[[i for c in row for i in c.tiles]]))
     beside = [
@@ -187,8 +187,7 @@ def flowers_not_melds(
         if _unread(reads, c.tiles, config) or _mean_flower(c.tiles, reads) >= config.flower_surplus:
             clusters = [k for k in clusters if k is not c]
             flowers.extend(c.tiles)
-    flowers.sort()
-    return clusters
+    return clusters, sorted(flowers)
 
 
 def flowers_not_the_hand(
@@ -196,11 +195,11 @@ def flowers_not_the_hand(
     reads: list[TileRead],
     flowers: list[int],
     config: LayoutConfig = DEFAULT.layout,
-) -> tuple[list[Cluster], list[int]]:
+) -> tuple[list[Cluster], list[int], list[int]]:
     """A row of tiles that the classifier names none of surely, taken for the hand row as
     the row holding most tiles, is the flowers when another row holds just the tiles the
-    hand needs besides its melds. Returns the clusters kept and the tiles taken, which
-    are added to `flowers`.
+    hand needs besides its melds. Returns the clusters kept, the flowers (with the tiles
+    taken) and the tiles taken.
 
     A hand with many melds keeps few tiles in its row (two beside four melds),
     and its flowers, laid in a row of their own (rules seed 003, 实战细节 五),
@@ -211,20 +210,18 @@ def flowers_not_the_hand(
     """
     main = hand_row(clusters, config)
     if main < 0 or any(c.row == main and c.kind != "plain" for c in clusters):
-        return clusters, []
+        return clusters, flowers, []
     tiles = held_tiles(clusters, main)
     if len(tiles) + len(flowers) > config.flowers_in_set or not _unread(reads, tiles, config):
-        return clusters, []
+        return clusters, flowers, []
     need = hand_need(clusters, reads)
     others = {c.row for c in clusters if c.kind == "plain" and c.row != main}
     fitting = [r for r in others if held_in(clusters, r) == need]
     if len(fitting) != 1:
-        return clusters, []
+        return clusters, flowers, []
     if _unread(reads, held_tiles(clusters, fitting[0]), config):
-        return clusters, []  # two unread rows: nothing tells which is the flowers
-    flowers.extend(tiles)
-    flowers.sort()
-    return [c for c in clusters if c.row != main], tiles
+        return clusters, flowers, []  # two unread rows: nothing tells which is the flowers
+    return [c for c in clusters if c.row != main], sorted([*flowers, *tiles]), tiles
 
 
 def flowers_the_hand_needs(
@@ -234,20 +231,20 @@ def flowers_the_hand_needs(
     flowers: list[int],
     top: list[int],
     config: LayoutConfig = DEFAULT.layout,
-) -> bool:
+) -> tuple[list[int], list[int]]:
     """Tiles read as flowers that the hand row is short of: the least flower-like first.
 
     The counterpart of `flowers_by_count`. A hand holds 14 tiles besides
     its melds' fourth tiles; when its row holds fewer, tiles of that row
     read as flowers but fairly likely face-up playing tiles
     (`flower_face`), or read as a flower another tile is read as too (each
-    flower exists once), are taken back into it (their kind in `top`
-    becomes their most probable playing tile) while the count stays short.
-    Returns whether any was, so the rows are grouped again.
+    flower exists once), are taken back into it (their kind becomes their
+    most probable playing tile) while the count stays short. Returns the
+    flowers left and the kinds, the same lists when none was taken.
     """
     main = hand_row(clusters, config)
     if main < 0:
-        return False
+        return flowers, top
     held = held_in(clusters, main)
     short = hand_need(clusters, reads) - held
     named = [top[i] for i in flowers]
@@ -261,10 +258,10 @@ def flowers_the_hand_needs(
         key=lambda i: play_sum(reads[i]),
         reverse=True,
     )[: max(short, 0)]
-    for i in taken:
-        flowers.remove(i)
-        top[i] = face_up(reads[i])
-    return bool(taken)
+    if not taken:
+        return flowers, top
+    back = {i: face_up(reads[i]) for i in taken}
+    return [i for i in flowers if i not in back], [back.get(i, k) for i, k in enumerate(top)]
 
 
 def flowers_unread(
@@ -276,7 +273,8 @@ def flowers_unread(
     config: LayoutConfig = DEFAULT.layout,
 ) -> list[int]:
     """Tiles lying apart from a hand whole without them taken as flowers, when they lie
-    beside it and the classifier could name none of them surely; returns those taken.
+    beside it and the classifier could name none of them surely; returns those taken
+    (`flowers` are the tiles taken for flowers so far).
 
     What lies to one side of a finished hand is its flowers (rules seed
     003, 实战细节 五). A classifier meeting unfamiliar flower art reads
@@ -295,6 +293,4 @@ def flowers_unread(
         near = np.linalg.norm(centres - np.array(reads[i].detection.center), axis=1)
         if np.min(near) > config.meld_reach * length:
             return []
-    flowers.extend(apart)
-    flowers.sort()
     return list(apart)

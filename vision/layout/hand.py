@@ -7,13 +7,15 @@ another player's tiles.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from vision.config import DEFAULT, LayoutConfig, Reading
 from vision.layout.melds import plausible, split_melds
 from vision.layout.slots import Cluster, Slot
 from vision.rows import Frame, face_along
-from vision.types import Group, Layout, TileRead
+from vision.types import Group, TileRead, marked
 
 #: a hand laid out in one row: read as it lies, not by thresholds loosened until some
 #: tile looks set apart (see `vision.pipeline.read_hand`)
@@ -102,11 +104,11 @@ def melds_unmarked(
     clusters: list[Cluster],
     frame: Frame,
     reads: list[TileRead],
-    layout: Layout,
     config: LayoutConfig = DEFAULT.layout,
-) -> list[Cluster]:
+) -> tuple[list[Cluster], list[TileRead], list[str]]:
     """Upright tiles lying apart from the hand row taken for exposed melds, when the hand
-    row is a whole hand without them.
+    row is a whole hand without them: the clusters, the reads with those melds' claimed
+    tiles marked sideways, and the warning it gives.
 
     Concealed tiles stand in the hand row; what lies before it is exposed
     (rules seed 003, 实战细节 五). Another row's upright tiles, in runs of
@@ -123,31 +125,39 @@ def melds_unmarked(
         if c.kind == "plain" and c.row != main:
             apart.setdefault(c.row, []).extend(c.slots)
     if main < 0 or not apart:
-        return clusters
+        return clusters, reads, []
     runs: list[Cluster] = []
     for row, slots in apart.items():
         slots = sorted(slots, key=lambda s: s.start)
         if len(slots) not in (3, 4, 6):
-            return clusters
+            return clusters, reads, []
         cuts = [slots[:3], slots[3:]] if len(slots) == 6 else [slots]
         runs += [Cluster(row, "meld", cut) for cut in cuts]
     if not all(plausible(run.slots, reads) for run in runs):
-        return clusters
+        return clusters, reads, []
     held = held_in(clusters, main)
     if held != hand_need(clusters, reads) - 3 * len(runs):
-        return clusters
-    for run in runs:
-        tiles = [s.tiles[0] for s in run.slots]
-        ratio = np.log(frame.eu[tiles] / np.maximum(frame.ev[tiles], 1e-6))
-        faces = np.array([face_along(reads[i], frame) for i in tiles])
-        k = int(np.argmax(ratio - np.median(ratio) + faces))
-        run.slots[k].sideways = True
-        reads[tiles[k]].detection.sideways = True
-    layout.warnings.append(
+        return clusters, reads, []
+    claimed = [_claimed(run.slots, frame, reads) for run in runs]
+    runs = [
+        Cluster(run.row, run.kind, [replace(s, sideways=True) if s is k else s for s in run.slots])
+        for run, k in zip(runs, claimed, strict=True)
+    ]
+    warning = (
         f"Took {sum(len(r.tiles) for r in runs)} tiles lying apart from the hand row for "
         "exposed melds, though none of them lies clearly sideways; check who gave them."
     )
-    return [c for c in clusters if c.kind != "plain" or c.row == main] + runs
+    kept = [c for c in clusters if c.kind != "plain" or c.row == main]
+    return kept + runs, marked(reads, [k.tiles[0] for k in claimed], True), [warning]
+
+
+def _claimed(slots: list[Slot], frame: Frame, reads: list[TileRead]) -> Slot:
+    """The place of a meld's tiles that looks most sideways (widest for its length, its
+    face most along the row): its claimed tile."""
+    tiles = [s.tiles[0] for s in slots]
+    ratio = np.log(frame.eu[tiles] / np.maximum(frame.ev[tiles], 1e-6))
+    faces = np.array([face_along(reads[i], frame) for i in tiles])
+    return slots[int(np.argmax(ratio - np.median(ratio) + faces))]
 
 
 def melds_off_the_hand(
@@ -186,26 +196,29 @@ def melds_off_the_hand(
     return kept, [i for c in far for i in c.tiles]
 
 
-def add_hand(
-    layout: Layout, clusters: list[tuple[int, list[int]]], config: LayoutConfig = DEFAULT.layout
-) -> list[int]:
-    """The upright tiles: the concealed row, with the tile set apart at its end as winning.
+def concealed_hand(
+    clusters: list[tuple[int, list[int]]], n_melds: int, config: LayoutConfig = DEFAULT.layout
+) -> tuple[list[Group], list[str], list[int]]:
+    """The upright tiles beside `n_melds` melds and kongs: the concealed row, with the tile
+    set apart at its end as winning; the groups, their warnings and the tiles apart.
 
     Upright tiles in other rows are counted in the hand only when exactly
-    they complete its count. Returns those lying apart from a hand whole
-    without them (flowers whose faces were not read, or strays: the
-    caller decides); others are left out (discards, the wall or another
+    they complete its count. Returned apart are those lying apart from a
+    hand whole without them (flowers whose faces were not read, or strays:
+    the caller decides); others are left out (discards, the wall or another
     player's tiles caught in the photo).
     """
     if not clusters:
-        return []
+        return [], [], []
+    groups: list[Group] = []
+    warnings: list[str] = []
     per_row: dict[int, int] = {}
     for row_no, tiles in clusters:
         per_row[row_no] = per_row.get(row_no, 0) + len(tiles)
     main = _main_row(per_row, config)
     hand_clusters = [tiles for row_no, tiles in clusters if row_no == main]
     apart = [tiles for row_no, tiles in clusters if row_no != main]
-    need = 14 - 3 * sum(g.role in ("meld", "concealed_kong") for g in layout.groups)
+    need = 14 - 3 * n_melds
     concealed = [i for tiles in hand_clusters for i in tiles]
     winning: list[int] = []
     if len(hand_clusters) >= 2 and len(hand_clusters[-1]) == 1:
@@ -214,28 +227,31 @@ def add_hand(
     if not winning and len(concealed) + 1 == need and len(singles) == 1:
         winning = singles[0]
         apart.remove(winning)
-        layout.warnings.append("Took the lone tile beside the hand row as the winning tile.")
+        warnings.append("Took the lone tile beside the hand row as the winning tile.")
     if not winning and concealed:
         winning, concealed = concealed[-1:], concealed[:-1]
-        layout.warnings.append(NOTHING_SET_APART)
+        warnings.append(NOTHING_SET_APART)
     extra = [i for tiles in apart for i in tiles]
     whole = len(concealed) + len(winning) == need
     if extra and len(concealed) + len(winning) + len(extra) == need:
         concealed.extend(extra)
-        layout.warnings.append(
+        warnings.append(
             f"Counted {len(extra)} upright tile(s) lying away from the hand row as concealed."
         )
         extra = []
     elif extra and not whole:
-        leave_out(layout, extra)
+        left, why = left_out(extra)
+        groups.append(left)
+        warnings.append(why)
         extra = []
-    layout.groups.append(Group(role="concealed", tiles=concealed))
+    groups.append(Group(role="concealed", tiles=concealed))
     if winning:
-        layout.groups.append(Group(role="winning", tiles=winning))
-    return extra
+        groups.append(Group(role="winning", tiles=winning))
+    return groups, warnings, extra
 
 
-def leave_out(layout: Layout, tiles: list[int]) -> None:
-    """Set upright tiles lying away from the hand row aside, with a warning."""
-    layout.groups.append(Group(role="extra", tiles=tiles))
-    layout.warnings.append(f"Left out {len(tiles)} upright tile(s) lying away from the hand row.")
+def left_out(tiles: list[int]) -> tuple[Group, str]:
+    """Upright tiles lying away from the hand row set aside, with the warning."""
+    return Group(role="extra", tiles=tiles), (
+        f"Left out {len(tiles)} upright tile(s) lying away from the hand row."
+    )

@@ -13,22 +13,23 @@ from vision.config import DEFAULT, LayoutConfig
 from vision.layout.hand import hand_need, hand_row, held_in
 from vision.layout.kinds import face_up, likely_back, play_sum
 from vision.layout.slots import Cluster, Slot
-from vision.types import Group, Layout, TileRead
+from vision.types import Group, TileRead
 
 KONG_UNNAMED = "A concealed kong lies all face down: turn its middle two tiles up or name the tile."
 
 
 def kongs_apart(
     run: list[Slot], top: list[int], reads: list[TileRead], config: LayoutConfig = DEFAULT.layout
-) -> list[tuple[str, list[Slot]]]:
-    """Cut concealed kongs out of a run of touching tiles: ('kong' | 'rest', slots) pieces.
+) -> tuple[list[tuple[str, list[Slot]]], list[int]]:
+    """Cut concealed kongs out of a run of touching tiles: ('kong' | 'rest', slots) pieces,
+    and the tiles' kinds as the cut leaves them (`top` with kongs' tiles read as backs).
 
     A concealed kong shows backs at both ends (or all four); it may be laid
     against a meld or the hand. An end whose likeliest single reading is a
     back (`likely_back`: a back of unfamiliar colour) serves too when the
     middle two tiles are alike. A tile read as a back that makes no such
     four, yet could well be face up (`stray_back_face`), is taken for its
-    most probable playing tile (its kind in `top` changes). Other backs
+    most probable playing tile (its kind changes). Other backs
     that make no kong stay together with their run as one 'kong' piece,
     which is then reported as unreadable.
     """
@@ -37,7 +38,8 @@ def kongs_apart(
         any(likely_back(reads[i]) for i in s.tiles) or b for s, b in zip(run, sure, strict=True)
     ]
     if not any(back):
-        return [("rest", run)]
+        return [("rest", run)], top
+    top = list(top)
     pieces: list[tuple[str, list[Slot]]] = []
     rest: list[Slot] = []
     k = 0
@@ -65,10 +67,10 @@ def kongs_apart(
     strays = [i for kind, p in pieces if kind == "rest" for s in p for i in s.tiles]
     strays = [i for i in strays if top[i] == BACK_INDEX]
     if any(play_sum(reads[i]) < config.stray_back_face for i in strays):
-        return [("kong", run)]  # backs that make no concealed kong: leave the run whole
+        return [("kong", run)], top  # backs that make no concealed kong: leave the run whole
     for i in strays:  # a face-up tile mistaken for a back (a blank white dragon)
         top[i] = face_up(reads[i])
-    return pieces
+    return pieces, top
 
 
 def _alike(a: Slot, b: Slot, top: list[int], reads: list[TileRead]) -> bool:
@@ -124,23 +126,17 @@ def _kong_short_one(tiles: list[int], top: list[int]) -> bool:
     return len({top[i] for i in tiles if top[i] != BACK_INDEX}) <= 1
 
 
-def add_concealed_kongs(layout: Layout, tiles: list[int], top: list[int]) -> None:
-    """Add tiles with backs as concealed kongs, or as 'unknown' when they make none."""
+def concealed_kong(tiles: list[int], top: list[int]) -> tuple[Group, list[str]]:
+    """Tiles with backs as a concealed kong, or as 'unknown' when they make none; with the
+    warnings that reading gives."""
+    unnamed = [KONG_UNNAMED] if all(top[i] == BACK_INDEX for i in tiles) else []
     if _kong_short_one(tiles, top):
-        layout.groups.append(Group(role="concealed_kong", tiles=tiles, claimed=0))
-        layout.warnings.append(
+        short = (
             "Took 3 tiles with face-down ones for a concealed kong whose fourth tile "
             "the photo does not show; check it."
         )
-        if all(top[i] == BACK_INDEX for i in tiles):
-            layout.warnings.append(KONG_UNNAMED)
-        return
+        return Group(role="concealed_kong", tiles=tiles, claimed=0), [short, *unnamed]
     if len(tiles) != 4:  # a longer run is one in which `kongs_apart` found no kong
-        layout.groups.append(Group(role="unknown", tiles=tiles))
-        layout.warnings.append(
-            f"{len(tiles)} tiles with face-down ones lie together; a concealed kong is 4 tiles."
-        )
-        return
-    layout.groups.append(Group(role="concealed_kong", tiles=tiles, claimed=0))
-    if all(top[i] == BACK_INDEX for i in tiles):
-        layout.warnings.append(KONG_UNNAMED)
+        lie = f"{len(tiles)} tiles with face-down ones lie together; a concealed kong is 4 tiles."
+        return Group(role="unknown", tiles=tiles), [lie]
+    return Group(role="concealed_kong", tiles=tiles, claimed=0), unnamed

@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from typing import TypeVar
 
 from vision.layout.kinds import top_class
-from vision.layout.slots import Slot
-from vision.types import Group, Layout, TileRead
+from vision.layout.slots import Slot, upright
+from vision.types import Group, TileRead, marked
 
 T = TypeVar("T")
 
@@ -96,8 +96,9 @@ def split_melds(
 
 def _split_forgiving(
     slots: list[Slot], reads: list[TileRead]
-) -> list[tuple[list[Slot], int, bool]] | None:
-    """`split_melds`, or failing that, the best split after taking back one sideways mark.
+) -> tuple[list[tuple[list[Slot], int, bool]] | None, list[TileRead]]:
+    """`split_melds`, or failing that, the best split after taking back one sideways mark;
+    with the reads as that leaves them.
 
     A tile seen at an angle can look sideways; when touching melds cannot
     be cut with every mark, each single mark is tried as a misjudgement,
@@ -106,20 +107,16 @@ def _split_forgiving(
     """
     parts = split_melds(slots, reads)
     if parts is not None:
-        return parts
+        return parts, reads
 
     def without_mark(k: int) -> list[tuple[list[Slot], int, bool]] | None:
-        slots[k].sideways = False
-        found = split_melds(slots, reads)
-        slots[k].sideways = True
-        return found
+        return split_melds(slots[:k] + [upright(slots[k])] + slots[k + 1 :], reads)
 
     marks = (k for k, slot in enumerate(slots) if slot.sideways and len(slot.tiles) == 1)
     best = _best_cut(((without_mark(k), k) for k in marks), reads)
     if best is None:
-        return None
-    _upright([slots[best[1]]], reads)
-    return best[0]
+        return None, reads
+    return best[0], _upright([slots[best[1]]], reads)[1]
 
 
 def _peel(
@@ -145,9 +142,16 @@ def _peel(
     return slots[:start], slots[start:end], slots[end:]
 
 
-def melds_apart(
-    slots: list[Slot], reads: list[TileRead], layout: Layout
-) -> list[tuple[str, list[Slot]]]:
+#: what `melds_apart` finds in touching face-up tiles: ('meld' | 'plain', slots) pieces, the
+#: reads with the sideways marks it took back, and its warnings and doubts
+Apart = tuple[list[tuple[str, list[Slot]]], list[TileRead], list[str], list[str]]
+
+MELD_TOUCHES = (
+    "A meld touches other tiles; check how it was read (leave a gap between melds and the hand)."
+)
+
+
+def melds_apart(slots: list[Slot], reads: list[TileRead]) -> Apart:
     """Classify touching face-up tiles: ('meld' | 'plain', slots) pieces.
 
     A lone tile is no meld, nor is a single sideways-looking tile in a long
@@ -156,53 +160,54 @@ def melds_apart(
     at an angle) and the tile counts as upright, with the doubt
     `TAKEN_UPRIGHT`.
     """
+    doubts: list[str] = []
     if len(slots) == 1 and len(slots[0].tiles) == 1 and slots[0].sideways:
-        _upright(slots, reads)
-        layout.doubts.append(TAKEN_UPRIGHT)
+        slots, reads = _upright(slots, reads)
+        doubts.append(TAKEN_UPRIGHT)
     if not any(s.sideways for s in slots):
-        return [("plain", slots)]
-    if split_melds(slots, reads) is None:
-        peeled = _peel(slots, reads)
-        side = sum(s.sideways for s in slots)
-        parts = split_melds(peeled[1], reads) if peeled is not None else None
-        if side == 1 and len(slots) > 4 and not any(plausible(p[0], reads) for p in parts or []):
-            _upright(slots, reads)
-            layout.doubts.append(TAKEN_UPRIGHT)
-            return [("plain", slots)]
-        if peeled is not None:
-            layout.warnings.append(
-                "A meld touches other tiles; check how it was read "
-                "(leave a gap between melds and the hand)."
-            )
-            before, melds, after = peeled
-            return [(k, p) for k, p in (("plain", before), ("meld", melds), ("plain", after)) if p]
-    return [("meld", slots)]
+        return [("plain", slots)], reads, [], doubts
+    if split_melds(slots, reads) is not None:
+        return [("meld", slots)], reads, [], doubts
+    peeled = _peel(slots, reads)
+    side = sum(s.sideways for s in slots)
+    parts = split_melds(peeled[1], reads) if peeled is not None else None
+    if side == 1 and len(slots) > 4 and not any(plausible(p[0], reads) for p in parts or []):
+        slots, reads = _upright(slots, reads)
+        return [("plain", slots)], reads, [], [*doubts, TAKEN_UPRIGHT]
+    if peeled is None:
+        return [("meld", slots)], reads, [], doubts
+    before, melds, after = peeled
+    pieces = [(k, p) for k, p in (("plain", before), ("meld", melds), ("plain", after)) if p]
+    return pieces, reads, [MELD_TOUCHES], doubts
 
 
-def _upright(slots: list[Slot], reads: list[TileRead]) -> None:
-    """Take back a misjudged sideways mark."""
-    for s in slots:
-        if s.sideways and len(s.tiles) == 1:
-            s.sideways = False
-            reads[s.tiles[0]].detection.sideways = False
+def _upright(slots: list[Slot], reads: list[TileRead]) -> tuple[list[Slot], list[TileRead]]:
+    """The slots and reads with misjudged sideways marks taken back."""
+    lone = [s for s in slots if s.sideways and len(s.tiles) == 1]
+    slots = [upright(s) if s.sideways and len(s.tiles) == 1 else s for s in slots]
+    return slots, marked(reads, [s.tiles[0] for s in lone], False)
 
 
-def add_melds(layout: Layout, cluster: list[Slot], reads: list[TileRead]) -> None:
-    """Add touching tiles with sideways ones as melds, or as 'unknown' when no cut fits."""
-    parts = _split_forgiving(cluster, reads)
+def exposed_melds(
+    cluster: list[Slot], reads: list[TileRead]
+) -> tuple[list[Group], list[str], list[TileRead]]:
+    """Touching tiles with sideways ones as melds, or as 'unknown' when no cut fits; with
+    the warnings that gives and the reads with any sideways mark taken back."""
+    parts, reads = _split_forgiving(cluster, reads)
     if parts is None:
         tiles = [i for s in cluster for i in s.tiles]
-        layout.groups.append(Group(role="unknown", tiles=tiles))
-        layout.warnings.append(
+        warning = (
             f"Could not read {len(tiles)} tiles with a sideways one as melds; "
             "leave a gap between melds and the hand."
         )
-        return
+        return [Group(role="unknown", tiles=tiles)], [warning], reads
+    groups = []
     for segment, giver, promoted in parts:
         if promoted and _doubtful_pair(segment, reads):
             segment, promoted = _once(segment), False
         tiles = [i for s in segment for i in s.tiles]
-        layout.groups.append(Group(role="meld", tiles=tiles, claimed=giver, promoted=promoted))
+        groups.append(Group(role="meld", tiles=tiles, claimed=giver, promoted=promoted))
+    return groups, [], reads
 
 
 def _once(segment: list[Slot]) -> list[Slot]:

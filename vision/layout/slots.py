@@ -6,7 +6,7 @@ slots and runs rather than on boxes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -16,7 +16,7 @@ from vision.rows import Frame
 from vision.types import TileRead
 
 
-@dataclass
+@dataclass(frozen=True)
 class Slot:
     """One place along a row: a tile, or two tiles stacked across the row (the same tile
     twice when the two were found as one box)."""
@@ -44,9 +44,12 @@ def row_slots(
             overlap = min(last.end, end) - max(last.start, start)
             stack = side and last.sideways and len(set(last.tiles)) == 1
             if stack and overlap > 0.5 * min(last.end - last.start, end - start):
-                last.tiles = [last.tiles[0], i]  # the tile on top, found on its own
-                last.start, last.end = min(last.start, start), max(last.end, end)
-                last.sideways = last.sideways or side
+                slots[-1] = replace(  # the tile on top, found on its own
+                    last,
+                    tiles=[last.tiles[0], i],
+                    start=min(last.start, start),
+                    end=max(last.end, end),
+                )
                 continue
         tiles = [i, i] if side and carries_a_tile(reads[i], sure) else [i]
         slots.append(Slot(tiles, start, end, side, float(min(frame.eu[i], frame.ev[i]))))
@@ -76,7 +79,12 @@ def touching_runs(slots: list[Slot], reading: Reading = DEFAULT.layout.reading) 
     return clusters
 
 
-@dataclass
+def upright(slot: Slot) -> Slot:
+    """The slot with its sideways mark taken back."""
+    return replace(slot, sideways=False)
+
+
+@dataclass(frozen=True)
 class Cluster:
     """Touching tiles of one row: 'kong' (has backs), 'meld' (has a sideways tile) or 'plain'."""
 

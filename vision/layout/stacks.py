@@ -6,7 +6,7 @@ import numpy as np
 
 from vision.config import DEFAULT, LayoutConfig
 from vision.rows import Frame
-from vision.types import TileRead
+from vision.types import TileRead, marked
 
 
 def carries_a_tile(read: TileRead, sure: float = DEFAULT.stacked.sure) -> bool:
@@ -46,8 +46,9 @@ def put_back_stacked(
     rows: list[list[int]],
     dups: dict[int, int],
     config: LayoutConfig = DEFAULT.layout,
-) -> None:
+) -> tuple[list[TileRead], list[list[int]], dict[int, int]]:
     """Put back into its row a tile stacked on a sideways tile: a promoted kong's fourth.
+    Returns the reads with such tiles marked sideways, the rows and the duplicates left.
 
     Seen from above, a tile laid on the claimed tile of a pung covers it
     almost exactly, like one tile found twice; it differs in lying across
@@ -56,6 +57,7 @@ def put_back_stacked(
     """
     ratio = frame.eu / np.maximum(frame.ev, 1e-6)
     size = frame.eu * frame.ev
+    rows, dups, stacked = [list(r) for r in rows], dict(dups), []
     for d, k in list(dups.items()):
         if not reads[k].detection.sideways:
             continue
@@ -64,5 +66,6 @@ def put_back_stacked(
             row = next((r for r in rows if k in r), None)
             if row is not None:
                 row.append(d)
-                reads[d].detection.sideways = True
+                stacked.append(d)
                 del dups[d]
+    return marked(reads, stacked, True), rows, dups
