@@ -137,8 +137,8 @@ class StackedConfig:
 
     #: how far the box is widened for the crop: the tile, its side walls and a little around
     margin: float = 1.6
-    #: how sure the model must be to read a promoted kong: no single sideways pung tile of
-    #: the rendered check scenes reads this high
+    #: how sure the model must be to read a promoted kong: surer than a single sideways
+    #: tile of a pung reads
     sure: float = 0.8
 
 

@@ -1,9 +1,8 @@
 """Face-down tiles found too faintly to be taken alone, taken beside face-down tiles.
 
 A concealed kong lies as four backs side by side, and plain backs give the
-detector little to go on: in the rendered held-out hands it misses about
-one back in twenty at its threshold, and a kong short of a tile breaks
-the whole hand. Boxes it found with less confidence are looked at again
+detector little to go on: it misses some at its threshold, and a kong
+short of a tile breaks the whole hand. Boxes it found with less confidence are looked at again
 where a back was found: one that the classifier reads as a back, lying
 where a concealed kong would put a tile beside a back (in the line of its
 row, one to three places along, the same size), is taken as a tile.

@@ -90,8 +90,7 @@ def flowers_by_count(
 
     The count is the only evidence here, so the tiles are moved only when
     moving them leaves the row a hand's count: a heap of loose tiles, more
-    than any hand, keeps its tiles as read (cmd-v4 valid: four characters
-    at a heap's edge were read right, then taken for flowers).
+    than any hand, keeps its tiles as read, those at its edge included.
     """
     main = hand_row(clusters, config)
     need = hand_need(clusters, reads)

@@ -221,7 +221,7 @@ def _doubtful_pair(segment: list[Slot], reads: list[TileRead]) -> bool:
     """Whether a tile was taken for two stacked ones (`stacks.carries_a_tile`) among tiles
     whose first readings make no kong with it counted twice. Only a pung is promoted, so
     the pair is believed only where the tiles already read as one kind: a chow's claimed
-    tile, or a heap's tile lying on others (cmd-v4 `valid`: 5 such), stays one tile."""
+    tile, or a heap's tile lying on others, stays one tile."""
     if all(len(set(s.tiles)) == len(s.tiles) for s in segment):
         return False  # both tiles of the pair were found: no judgement to doubt
     return not plausible(segment, reads)
