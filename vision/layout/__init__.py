@@ -84,7 +84,7 @@ class Draft:
     rotation: int = 0
     flowers: list[int] = field(default_factory=list)
     clusters: list[Cluster] = field(default_factory=list)
-    notes: tuple[list[str], list[str]] = ([], [])
+    notes: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     sides: list[int] = field(default_factory=list)  # tile sides boxed as tiles, left out
     off_hand: list[int] = field(default_factory=list)  # groups far from the hand, left out
     apart: list[int] = field(default_factory=list)  # upright tiles apart from a whole hand
@@ -355,4 +355,5 @@ def _group(d: Draft, rows: list[list[int]], config: VisionConfig) -> Draft:
                 clusters.extend(Cluster(row_no, k, p) for k, p in found)
                 warnings.extend(more)
                 doubts.extend(unsure)
-    return replace(d, clusters=clusters, notes=(warnings, doubts), reads=reads, top=top)
+    notes = (tuple(warnings), tuple(doubts))
+    return replace(d, clusters=clusters, notes=notes, reads=reads, top=top)
