@@ -25,6 +25,7 @@ from vision.rows import tile_rects
 from vision.runtime import open_session
 from vision.types import Detection, TileRead
 
+#: fixed by the trained models, not thresholds: the crop's side and its normalisation
 INPUT = 64
 MEAN = np.array([0.485, 0.456, 0.406], np.float32) * 255
 STD = np.array([0.229, 0.224, 0.225], np.float32) * 255

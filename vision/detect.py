@@ -18,6 +18,8 @@ from vision.config import DEFAULT, TILE_ASPECT, DetectConfig, VisionConfig
 from vision.runtime import open_session
 from vision.types import Detection
 
+#: fixed by the trained model, not thresholds: its output stride, its input's long side and
+#: the normalisation it was trained with (`datasets/train_detector.py`)
 STRIDE = 4
 INFER_SIZE = 512
 MEAN = np.array([0.485, 0.456, 0.406], np.float32) * 255
