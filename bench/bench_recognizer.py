@@ -20,6 +20,7 @@ import json
 import sys
 import time
 from collections import Counter
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -28,6 +29,7 @@ from datasets.cmdv4 import load_split, with_fixes
 from datasets.detector_crops import iou
 from scorer.tiles import FLOWER_CODES
 from vision.classify import Classifier
+from vision.config import DEFAULT
 from vision.detect import Detector
 from vision.pipeline import read_hand, read_tiles
 
@@ -162,9 +164,10 @@ def main() -> None:
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     try:
-        det, cls = Detector(args.detector), Classifier(args.classifier)
+        config = DEFAULT
         if args.threshold is not None:
-            det.threshold = args.threshold
+            config = replace(DEFAULT, detect=replace(DEFAULT.detect, threshold=args.threshold))
+        det, cls = Detector(args.detector, config), Classifier(args.classifier)
         res = evaluate(args.split, det, cls, args.limit, args.decoded, args.fixed_labels)
         res.update(time_12mp(det, cls, args.split, args.repeats))
     except (FileNotFoundError, ValueError) as exc:
