@@ -288,17 +288,18 @@ def read_hand(
     The first reading is kept when it gives a hand (or the rest of one,
     besides unnamed kongs) with nothing in doubt (`_settled`: no warning,
     and no `Layout.doubts`, such as a sideways-looking tile counted
-    upright). Else the layout is read again with each of `LayoutConfig.other_readings` (a gap, a tile set
-    apart or a sideways box judged the other way), and the reading that
-    does best wins: a hand first, then the fewest warnings, then the least
-    probability given up to the rules. So a meld whose sideways tile looked
-    upright, first counted into the concealed hand with a warning, is read
-    again as a meld. A hand laid out with nothing set apart is read as it
-    lies, with its warning, rather than by thresholds loosened until some
-    tile looks set apart. Every try starts from the same reads, which no
-    stage changes. A layout read before is not decoded again, and the other
-    readings stop once their decoding took `PipelineConfig.read_again_steps`: a photo that
-    is no hand at all costs every decoding its full search.
+    upright). Else the layout is read again with each of
+    `LayoutConfig.other_readings` (a gap, a tile set apart or a sideways box
+    judged the other way), and the reading that does best wins: a hand
+    first, then the fewest warnings, then the least probability given up to
+    the rules. So a meld whose sideways tile looked upright, first counted
+    into the concealed hand with a warning, is read again as a meld. A hand
+    laid out with nothing set apart is read as it lies, with its warning,
+    rather than by thresholds loosened until some tile looks set apart.
+    Every try starts from the same reads, which no stage changes. A layout
+    read before is not decoded again, and the other readings stop once
+    their decoding took `PipelineConfig.read_again_steps`: a photo that is
+    no hand at all costs every decoding its full search.
     """
     seen: set[tuple] = set()
 
