@@ -5,9 +5,9 @@ rules (a fifth copy, a "chow" 3-5-6, a hand that is not complete). Here
 every tile keeps its few most probable classes and whole assignments are
 enumerated from the most probable down (summed log-probability); the first
 one that is a legal winning hand wins. Tiles whose class changed are
-marked `overridden` (in new reads: the reads given are left as they are) so the page can ask the person to check them. If the
-best legal hand costs too much probability, the first guesses stay and no
-hand is claimed.
+marked `overridden` (in new reads: the reads given are left as they are)
+so the page can ask the person to check them. If the best legal hand
+costs too much probability, the first guesses stay and no hand is claimed.
 """
 
 from __future__ import annotations
