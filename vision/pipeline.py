@@ -425,7 +425,7 @@ def look_closer(
 def recognize_image(
     image: np.ndarray,
     name: str = "",
-    detector: DetectorFn | None = None,
+    detector: TileFinder | DetectorFn | None = None,
     classifier: ClassifierFn | None = None,
     orienter: OrienterFn | None = None,
     stacker: StackerFn | None = None,
@@ -465,7 +465,7 @@ def _in_photo(reads: list[TileRead], to_photo: Callable[[Box], Box]) -> list[Til
 def recognize(
     data: bytes,
     name: str = "",
-    detector: DetectorFn | None = None,
+    detector: TileFinder | DetectorFn | None = None,
     classifier: ClassifierFn | None = None,
 ) -> dict[str, Any]:
     """Read one photo (its file bytes) into the recognition result; PhotoError/ModelError on failure."""
@@ -475,7 +475,7 @@ def recognize(
 
 def recognize_path(
     path: str | os.PathLike,
-    detector: DetectorFn | None = None,
+    detector: TileFinder | DetectorFn | None = None,
     classifier: ClassifierFn | None = None,
 ) -> dict[str, Any]:
     """`recognize` for a file on disk (the size is checked before reading it)."""
