@@ -16,6 +16,7 @@ which keeps a 1.2 M-parameter checkpoint near 10 MB.
 from __future__ import annotations
 
 import json
+import math
 import time
 from pathlib import Path
 
@@ -101,3 +102,58 @@ def totals(model: str, log: Path = LOG) -> dict[str, float]:
                 steps += entry.get("steps_after", 0) - entry.get("steps_before", 0)
                 seconds += entry.get("seconds", 0.0)
     return {"runs": runs, "steps": steps, "hours": round(seconds / 3600, 2)}
+
+
+def set_lr(opt: torch.optim.Optimizer, peak: float, progress: float) -> None:
+    """Linear warm-up over the first 5 %, then cosine decay to 1 % of the peak."""
+    progress = min(max(progress, 0.0), 1.0)
+    if progress < 0.05:
+        lr = peak * (0.1 + 0.9 * progress / 0.05)
+    else:
+        lr = peak * (0.01 + 0.99 * 0.5 * (1 + math.cos(math.pi * (progress - 0.05) / 0.95)))
+    for g in opt.param_groups:
+        g["lr"] = lr
+
+
+class Run:
+    """One run of a resumable trainer: its steps, its learning-rate schedule (over its steps,
+    or its time budget when that ends first) and its checkpoints.
+
+    `args` needs `lr`, `max_minutes`, `save_minutes` and `resume` (the checkpoint, or None
+    for a run that keeps none); `frozen` says the fine-tune keeps its norms frozen, which a
+    resumed run must do again.
+    """
+
+    def __init__(self, args, model, opt, total: int, steps: int, seconds: float, frozen: bool):
+        self.args, self.model, self.opt, self.total = args, model, opt, max(total, 1)
+        self.steps, self.seconds_before, self.frozen = steps, seconds, frozen
+        self.done = 0  # steps of this run
+        self.started = self.saved = time.time()
+        self.budget = args.max_minutes * 60
+
+    def elapsed(self) -> float:
+        return time.time() - self.started
+
+    def out_of_time(self) -> bool:
+        return bool(self.budget) and self.elapsed() > self.budget
+
+    def step(self) -> None:
+        """The optimizer's step at this point of the schedule (gradients computed), counted,
+        and the checkpoint written when `save_minutes` have passed."""
+        progress = self.done / self.total
+        if self.budget:  # finish the schedule within the time budget on a slow machine
+            progress = max(progress, self.elapsed() / self.budget)
+        set_lr(self.opt, self.args.lr, progress)
+        self.opt.step()
+        self.steps, self.done = self.steps + 1, self.done + 1
+        if self.args.save_minutes and time.time() - self.saved > 60 * self.args.save_minutes:
+            self.save()
+
+    def save(self) -> None:
+        """The run's checkpoint (when it has one), with the steps and seconds so far."""
+        if not self.args.resume:
+            return
+        seconds = self.seconds_before + self.elapsed()
+        save(Path(self.args.resume), self.model, self.opt, self.steps, seconds,
+             {"frozen_norms": self.frozen})  # fmt: skip
+        self.saved = time.time()

@@ -342,7 +342,7 @@ def _draw_standing(
         geometry.warp_face(img, top_mask, cam, mesh, TILE_T, faceset.mips(code), gain)
     else:
         gain = geometry.shade(-normal, light, ambient)
-        geometry.fill_top(img, top_mask, cam, mesh, 0.0, back * gain)
+        geometry.fill_top(img, top_mask, cam, mesh, 0.0, back * gain, geometry.OUTLINE)
 
 
 def _visible_parts(

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 import torch
 from tqdm import tqdm
 
-from datasets.train_detector import set_lr
+from datasets.ledger import set_lr
 
 Loss = Callable[[torch.Tensor, torch.Tensor], torch.Tensor]
 

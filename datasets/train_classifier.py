@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing as mp
-import time
 from pathlib import Path
 
 import cv2
@@ -31,7 +30,6 @@ from datasets.label_check import usable
 from datasets.loader import fork_safe, stream
 from datasets.onnx_init import evaluating, freeze_norms, load_folded
 from datasets.render import read_yolo
-from datasets.train_detector import set_lr
 from datasets.views import crop_warp, warp_crop
 from scorer.tiles import BACK_INDEX, CODES, INDEX
 from vision.classify import INPUT, MEAN, STD, widened
@@ -453,7 +451,8 @@ def train(args: argparse.Namespace) -> None:
             m["detector_boxes_acc"] = evaluate(model, *dvalid)["acc"]
         return {k: round(float(v), 4) for k, v in m.items()}
 
-    run = Run(args, model, opt, steps_before, seconds_before, frozen)
+    total = args.samples // args.batch * args.epochs
+    run = Run(args, model, opt, total, steps_before, seconds_before, frozen)
     before = check()
     print(f"before: {before}", flush=True)
     best = -1.0
@@ -485,57 +484,25 @@ def train(args: argparse.Namespace) -> None:
         )  # fmt: skip
 
 
-class Run:
-    """One run's steps, learning-rate schedule, time budget and checkpoints."""
-
-    def __init__(self, args, model, opt, steps: int, seconds: float, frozen: bool) -> None:
-        self.args, self.model, self.opt = args, model, opt
-        self.steps, self.seconds_before, self.frozen = steps, seconds, frozen
-        self.per_epoch = args.samples // args.batch
-        self.total = self.per_epoch * args.epochs
-        self.done = 0
-        self.started = self.saved = time.time()
-        self.budget = args.max_minutes * 60
-
-    def elapsed(self) -> float:
-        return time.time() - self.started
-
-    def out_of_time(self) -> bool:
-        return bool(self.budget) and self.elapsed() > self.budget
+class Run(ledger.Run):
+    """The classifier's run: epochs of `samples // batch` steps."""
 
     def epoch(self, batches, device: torch.device, desc: str) -> float:
         """One epoch of steps (fewer when the time runs out); the running loss."""
-        bar = tqdm(range(self.per_epoch), desc=desc, mininterval=20)
+        bar = tqdm(range(self.args.samples // self.args.batch), desc=desc, mininterval=20)
         loss_avg = 0.0
         for step in bar:
             x, y = (t.to(device, non_blocking=True) for t in next(batches))
             loss = F.cross_entropy(self.model(x), y, label_smoothing=0.1)
             self.opt.zero_grad()
             loss.backward()
-            progress = self.done / self.total
-            if self.budget:  # finish the schedule within the time budget on a slow machine
-                progress = max(progress, self.elapsed() / self.budget)
-            set_lr(self.opt, self.args.lr, progress)
-            self.opt.step()
-            self.steps, self.done = self.steps + 1, self.done + 1
+            self.step()
             loss_avg = 0.98 * loss_avg + 0.02 * loss.item() if step else loss.item()
             if step % 50 == 0:
                 bar.set_postfix(loss=f"{loss_avg:.3f}", refresh=False)
-            if self.args.save_minutes and time.time() - self.saved > 60 * self.args.save_minutes:
-                self.save()
             if self.out_of_time():  # stop mid-epoch on time
                 break
         return loss_avg
-
-    def save(self) -> None:
-        """The run's checkpoint (when it has one), with the steps and seconds so far."""
-        if not self.args.resume:
-            return
-        ledger.save(
-            Path(self.args.resume), self.model, self.opt, self.steps,
-            self.seconds_before + self.elapsed(), {"frozen_norms": self.frozen},
-        )  # fmt: skip
-        self.saved = time.time()
 
 
 def parser() -> argparse.ArgumentParser:

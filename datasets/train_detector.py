@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -234,17 +233,6 @@ def export_onnx(model: nn.Module, path: Path) -> None:
     )  # fmt: skip
 
 
-def set_lr(opt: torch.optim.Optimizer, peak: float, progress: float) -> None:
-    """Linear warm-up over the first 5 %, then cosine decay to 1 % of the peak."""
-    progress = min(max(progress, 0.0), 1.0)
-    if progress < 0.05:
-        lr = peak * (0.1 + 0.9 * progress / 0.05)
-    else:
-        lr = peak * (0.01 + 0.99 * 0.5 * (1 + math.cos(math.pi * (progress - 0.05) / 0.95)))
-    for g in opt.param_groups:
-        g["lr"] = lr
-
-
 def halve(imgs: list[np.ndarray]) -> list[np.ndarray]:
     return [
         cv2.resize(
@@ -365,14 +353,14 @@ def train(args: argparse.Namespace) -> None:
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
     steps_per_epoch = args.steps_per_epoch or math.ceil(data.n_real / args.batch)
-    run = Run(args, model, opt, steps_per_epoch * args.epochs, steps_before, seconds_before)
+    run = Run(args, model, opt, steps_per_epoch * args.epochs, steps_before, seconds_before, frozen)
     before = check(model, data)
     print(f"before: {before}", flush=True)
     best = -1.0
     for epoch in range(args.epochs):
         losses = run.epoch(batches, steps_per_epoch, f"det epoch {epoch + 1}/{args.epochs}", device)
         torch.save(model.state_dict(), out_dir / "detector_last.pt")
-        run.save(frozen)
+        run.save()
         figures = check(model, data)
         f1 = _f1(figures.get("valid")) if "valid" in figures else epoch
         print(f"epoch {epoch + 1} {run.elapsed():.0f}s loss {losses} {figures}", flush=True)
@@ -403,21 +391,8 @@ def _f1(m: dict[str, float] | None) -> float:
     return 2 * m["precision"] * m["recall"] / max(m["precision"] + m["recall"], 1e-9)
 
 
-class Run:
-    """One run's steps, learning-rate schedule, time budget and checkpoints."""
-
-    def __init__(self, args, model, opt, total: int, steps: int, seconds: float) -> None:
-        self.args, self.model, self.opt, self.total = args, model, opt, total
-        self.steps, self.seconds_before, self.started = steps, seconds, time.time()
-        self.done = 0  # steps of this run
-        self.budget = args.max_minutes * 60
-        self.saved = time.time()
-
-    def elapsed(self) -> float:
-        return time.time() - self.started
-
-    def out_of_time(self) -> bool:
-        return bool(self.budget) and self.elapsed() > self.budget
+class Run(ledger.Run):
+    """The detector's run: its epochs of steps."""
 
     def epoch(self, batches, n: int, desc: str, device: torch.device) -> list[float]:
         """Up to `n` steps; the running losses (heat, size, offset)."""
@@ -428,32 +403,13 @@ class Run:
             lh, lwh, loff = loss_fn(self.model(x), heat, reg, mask, ign)
             self.opt.zero_grad()
             (lh + lwh + loff).backward()
-            progress = self.done / self.total
-            if self.budget:  # finish the schedule within the time budget on a slow machine
-                progress = max(progress, self.elapsed() / self.budget)
-            set_lr(self.opt, self.args.lr, progress)
-            self.opt.step()
-            self.steps, self.done = self.steps + 1, self.done + 1
+            self.step()
             now = np.array([lh.item(), lwh.item(), loff.item()])
             run = 0.95 * run + 0.05 * now if step else now
             bar.set_postfix(heat=f"{run[0]:.3f}", wh=f"{run[1]:.3f}", off=f"{run[2]:.3f}")
-            if self.args.save_minutes and time.time() - self.saved > self.args.save_minutes * 60:
-                self.save(None)
             if self.out_of_time():  # stop mid-epoch on time
                 break
         return run.round(3).tolist()
-
-    def save(self, frozen: bool | None) -> None:
-        """Write the run's checkpoint (when it has one) with the steps and seconds so far."""
-        if not self.args.resume:
-            return
-        if frozen is not None:
-            self.frozen = frozen
-        ledger.save(
-            Path(self.args.resume), self.model, self.opt, self.steps,
-            self.seconds_before + self.elapsed(), {"frozen_norms": getattr(self, "frozen", False)},
-        )  # fmt: skip
-        self.saved = time.time()
 
 
 def parser() -> argparse.ArgumentParser:

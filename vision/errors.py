@@ -108,9 +108,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh-Hant": "請求必須是一個包含手牌的物件。",
     },
     "bad_tiles.list": {
-        "en": "'{field}' must be a list of at most {most} tiles.",
+        "en": "'{field}' must be a list of at most {most} tiles (or groups of them).",
         "zh": "牌的列表最多 {most} 张。",
         "zh-Hant": "牌的列表最多 {most} 張。",
+    },
+    "bad_tiles.hand": {
+        "en": "A hand lays down at most {most} tiles; tap a smaller group.",
+        "zh": "一手牌最多 {most} 张；请点一组较少的牌。",
+        "zh-Hant": "一手牌最多 {most} 張；請點一組較少的牌。",
     },
     "bad_tiles.tile": {
         "en": "{where} is not a tile (an object with its code and box).",

@@ -246,14 +246,16 @@ def fourth_tile_seen(
     ignored: list[Piece],
 ) -> bool | None:
     """和绝张 from the table: whether the three other copies of the winning tile lie face up
-    in view (the discards, the other players' melds, the hand's own exposed melds)."""
+    in view (the ponds, the other players' melds, tiles apart, the hand's own exposed
+    melds). A hand that also holds a copy concealed cannot win on the last one: some tile
+    was misread, and the flag stays off."""
     winning = out.get("winning_tile")
     if not winning or winning == BACK:
         return None
     in_melds = [reads[i].chosen for g in layout.groups if g.role == "meld" for i in g.tiles]
-    codes = [_code(r) for r in every]
-    shown = shown_copies(winning, codes, ignored, []) + in_melds.count(winning)
-    return shown >= 3
+    held = [reads[i].chosen for g in layout.groups if g.role == "concealed" for i in g.tiles]
+    shown = shown_copies(winning, [_code(r) for r in every], ignored) + in_melds.count(winning)
+    return shown >= 3 and winning not in held
 
 
 def _code(read: TileRead) -> str:

@@ -78,6 +78,7 @@ class Regions:
     candidates: tuple[tuple[int, ...], ...]
     boxes: np.ndarray | None = None  # every tile's box, for naming what is not the hand
     down: np.ndarray | None = None  # which tiles lie face down
+    facing: np.ndarray | None = None  # which way each tile faces (`facing`)
     config: RegionsConfig = field(default_factory=RegionsConfig)
 
     def ignored(self, hand: tuple[int, ...]) -> list[Piece]:
@@ -88,10 +89,11 @@ class Regions:
         if not rest or self.boxes is None or self.down is None:
             return [Piece("stray", tuple(rest))] if rest else []
         boxes, down = self.boxes[rest], self.down[rest]
+        faces = self.facing[rest] if self.facing is not None else np.full(len(rest), 5)
         out = []
         for group in pieces_of(boxes, down.astype(int), self.config):
             tiles = tuple(sorted(rest[k] for k in group))
-            out.append(Piece(name_of(group, boxes, down, self.config), tiles))
+            out.append(Piece(name_of(group, boxes, down, faces, self.config), tiles))
         return out
 
 
@@ -192,20 +194,29 @@ def _stacked_share(boxes: np.ndarray) -> float:
     return float(on.any(axis=1).mean())
 
 
-def _longest_row(boxes: np.ndarray) -> int:
-    """Tiles in the longest horizontal run of a piece (centres within half a tile in y)."""
-    cy = (boxes[:, 1] + boxes[:, 3]) / 2
-    h = np.median(boxes[:, 3] - boxes[:, 1])
-    return int(max(np.sum(np.abs(cy - c) < 0.5 * h) for c in cy))
+def _longest_row(boxes: np.ndarray, across_x: bool = False) -> int:
+    """Tiles in the longest run of a piece: centres within half a tile of one line, the
+    line horizontal in the photo, or vertical (`across_x`) for tiles facing left or right
+    (the players at the camera's sides)."""
+    axis = 0 if across_x else 1
+    centre = (boxes[:, axis] + boxes[:, axis + 2]) / 2
+    extent = np.median(boxes[:, axis + 2] - boxes[:, axis])
+    return int(max(np.sum(np.abs(centre - c) < 0.5 * extent) for c in centre))
 
 
-def name_of(tiles: list[int], boxes: np.ndarray, down: np.ndarray, config: RegionsConfig) -> str:
+def name_of(
+    tiles: list[int],
+    boxes: np.ndarray,
+    down: np.ndarray,
+    facing_: np.ndarray,
+    config: RegionsConfig,
+) -> str:
     """What a group that is not the hand is: a wall, a hand seen from behind, or face up a
     meld, a pond or a hand pushed over."""
     idx = np.array(tiles)
     if down[idx].mean() >= config.backs_share:
         return "wall" if _stacked_share(boxes[idx]) >= config.stacked_share else "other_hand"
-    return face_up_kind(tiles, boxes, config)
+    return face_up_kind(tiles, boxes, facing_, config)
 
 
 def kind_of(
@@ -215,25 +226,26 @@ def kind_of(
     upright: np.ndarray,
     config: RegionsConfig,
 ) -> str:
-    """What a piece is, from what it shows: backs in stacks are a wall, backs in a line a
-    hand seen from behind; face-up tiles the camera's player reads upright may be the
-    hand; others are discards in rows of up to six, a hand pushed over in a longer row,
-    a meld of three or four."""
+    """What a piece is, from what it shows: face-up tiles the camera's player reads upright
+    may be the hand; the rest is named as `name_of` names a group."""
     idx = np.array(tiles)
-    if down[idx].mean() >= config.backs_share:
-        return "wall" if _stacked_share(boxes[idx]) >= config.stacked_share else "other_hand"
-    if upright[idx].mean() > 0.5:
+    if down[idx].mean() < config.backs_share and upright[idx].mean() > 0.5:
         return "hand"
-    return face_up_kind(tiles, boxes, config)
+    return name_of(tiles, boxes, down, np.full(len(boxes), 0), config)
 
 
-def face_up_kind(tiles: list[int], boxes: np.ndarray, config: RegionsConfig) -> str:
-    """A face-up piece that is not the hand: a meld of three or four, discards in rows of up
-    to six, a hand pushed over in a longer row."""
+def face_up_kind(
+    tiles: list[int], boxes: np.ndarray, facing_: np.ndarray, config: RegionsConfig
+) -> str:
+    """A face-up group that is not the hand: a hand pushed over in a row longer than a pond's
+    (along the way its tiles face), else a meld of three or four, a pond, a stray tile."""
     idx = np.array(tiles)
-    if len(tiles) <= 4:
-        return "other_meld" if len(tiles) >= 3 else "stray"
-    return "other_hand" if _longest_row(boxes[idx]) > config.pond_row else "discards"
+    sideways = bool(np.isin(facing_[idx], (1, 3)).mean() > 0.5)
+    if _longest_row(boxes[idx], across_x=sideways) > config.pond_row:
+        return "other_hand"
+    if len(tiles) in (3, 4):
+        return "other_meld"
+    return "discards" if len(tiles) > 4 else "stray"
 
 
 def _nearness(tiles: tuple[int, ...], boxes: np.ndarray) -> float:
@@ -241,16 +253,36 @@ def _nearness(tiles: tuple[int, ...], boxes: np.ndarray) -> float:
     return float(boxes[list(tiles), 3].max())
 
 
-def _beside(a: list[int], b: list[int], boxes: np.ndarray, config: RegionsConfig) -> bool:
-    """Whether piece `b` lies where a laid-down hand `a` spreads: along its row within a few
-    tiles, or just in front of or behind it."""
-    size = float(np.median(np.minimum(boxes[a, 2] - boxes[a, 0], boxes[a, 3] - boxes[a, 1])))
-    ax1, ay1, ax2, ay2 = boxes[a, 0].min(), boxes[a, 1].min(), boxes[a, 2].max(), boxes[a, 3].max()
-    bx1, by1, bx2, by2 = boxes[b, 0].min(), boxes[b, 1].min(), boxes[b, 2].max(), boxes[b, 3].max()
-    gap_x = max(0.0, bx1 - ax2, ax1 - bx2)
-    gap_y = max(0.0, by1 - ay2, ay1 - by2)
-    along = gap_y <= 0.5 * size and gap_x <= config.hand_gap_along * size
-    across = gap_x <= config.hand_gap_along * size and gap_y <= config.hand_gap_across * size
+@dataclass(frozen=True)
+class Extent:
+    """The box around a growing hand and the size of its tiles (fixed by its first piece)."""
+
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    size: float
+
+    @classmethod
+    def of(cls, tiles: list[int] | tuple[int, ...], boxes: np.ndarray) -> Extent:
+        b = boxes[list(tiles)]
+        size = float(np.median(np.minimum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])))
+        return cls(b[:, 0].min(), b[:, 1].min(), b[:, 2].max(), b[:, 3].max(), size)
+
+    def joined(self, other: Extent) -> Extent:
+        return Extent(
+            min(self.x1, other.x1), min(self.y1, other.y1), max(self.x2, other.x2),
+            max(self.y2, other.y2), self.size,
+        )  # fmt: skip
+
+
+def _beside(a: Extent, b: Extent, config: RegionsConfig) -> bool:
+    """Whether a piece (`b`) lies where a laid-down hand (`a`) spreads: along its row within
+    a few tiles, or just in front of or behind it."""
+    gap_x = max(0.0, b.x1 - a.x2, a.x1 - b.x2)
+    gap_y = max(0.0, b.y1 - a.y2, a.y1 - b.y2)
+    along = gap_y <= 0.5 * a.size and gap_x <= config.hand_gap_along * a.size
+    across = gap_x <= config.hand_gap_along * a.size and gap_y <= config.hand_gap_across * a.size
     return along or across
 
 
@@ -264,19 +296,18 @@ def _joins_hand(piece: Piece) -> bool:
 
 
 def _grow(seed: Piece, pieces: list[Piece], boxes: np.ndarray, config: RegionsConfig) -> list[int]:
-    """The seed and every piece that joins it, near it or near a piece that joined."""
-    members, taken = list(seed.tiles), {id(seed)}
+    """The seed and every piece that joins it, near it or near a piece that joined; it stops
+    past the most tiles a hand lays down (nothing larger is read as a hand)."""
+    members, extent = list(seed.tiles), Extent.of(seed.tiles, boxes)
+    rest = [(p, Extent.of(p.tiles, boxes)) for p in pieces if p is not seed and _joins_hand(p)]
     grown = True
-    while grown:
+    while grown and len(members) <= config.hand_most:
         grown = False
-        for p in pieces:
-            if (
-                id(p) not in taken
-                and _joins_hand(p)
-                and _beside(members, list(p.tiles), boxes, config)
-            ):
+        for k, (p, e) in enumerate(rest):
+            if p is not None and _beside(extent, e, config):
                 members += p.tiles
-                taken.add(id(p))
+                extent = extent.joined(e)
+                rest[k] = (None, e)
                 grown = True
     return members
 
@@ -307,23 +338,32 @@ def find_regions(reads: list[TileRead], config: RegionsConfig = DEFAULT) -> Regi
         return Regions((Piece("hand", every),) if every else (), (every,) if every else ())
     boxes = _boxes(reads)
     down, upright = _face_down(reads, config), _upright(reads, config)
+    faces = facing(reads, down)
     pieces = [
         Piece(kind_of(p, boxes, down, upright, config), tuple(p))
-        for p in pieces_of(boxes, facing(reads, down), config)
+        for p in pieces_of(boxes, faces, config)
     ]
     seeds = sorted(
         (p for p in pieces if p.kind == "hand"), key=lambda p: -_nearness(p.tiles, boxes)
     )
-    candidates = []
-    for seed in seeds[: config.tries]:
+    candidates: list[tuple[int, ...]] = []
+    for seed in seeds:
+        if len(candidates) == config.tries:
+            break
+        if any(set(seed.tiles) <= set(c) for c in candidates):
+            continue  # grown into an earlier candidate already
         members = _grow(seed, pieces, boxes, config)
-        candidates.append(tuple(sorted(members + _row_backs(members, down, boxes))))
-    return Regions(tuple(pieces), tuple(candidates), boxes, down, config)
+        if len(members) <= config.hand_most:
+            candidates.append(tuple(sorted(members + _row_backs(members, down, boxes))))
+    return Regions(tuple(pieces), tuple(candidates), boxes, down, faces, config)
 
 
-def shown_copies(code: str, codes: list[str], ignored: list[Piece], hand_melds: list[int]) -> int:
-    """Copies of `code` shown face up on the table before the win (和绝张): in the discards
-    and the other players' melds, and in the hand's own exposed melds (`hand_melds`,
-    indices into `codes`); a hand pushed over or standing was not shown."""
-    idx = [i for p in ignored if p.kind in ("discards", "other_meld") for i in p.tiles]
-    return sum(1 for i in set(idx) | set(hand_melds) if codes[i] == code)
+#: groups whose face-up tiles were shown on the table before the win (牌池 and 桌面)
+SHOWN = ("discards", "other_meld", "stray")
+
+
+def shown_copies(code: str, codes: list[str], ignored: list[Piece]) -> int:
+    """Copies of `code` shown face up on the table before the win (和绝张): in the ponds, the
+    other players' melds and any tile lying apart; a hand pushed over or standing was not
+    shown. The hand's own exposed melds are counted by the caller."""
+    return sum(1 for p in ignored if p.kind in SHOWN for i in p.tiles if codes[i] == code)

@@ -17,7 +17,7 @@ import numpy as np
 
 from scorer.tiles import CODES, INDEX
 from vision.errors import TileListError
-from vision.regions import Piece
+from vision.regions import DEFAULT, KINDS, Piece
 from vision.types import Detection, TileRead
 
 #: the most tiles one request may hold (a whole table shows about 150)
@@ -28,7 +28,6 @@ MOST_ALTERNATIVES = 43
 MOST_PIXELS = 100_000
 #: what a tile's reading keeps on classes it did not name
 FLOOR = 1e-4
-KINDS = ("discards", "wall", "other_hand", "other_meld", "stray")
 
 
 def _number(value: Any, lo: float, hi: float, where: str) -> float:
@@ -56,22 +55,33 @@ def tile_read(tile: Any, where: str) -> TileRead:
     x1, y1, x2, y2 = (_number(v, -MOST_PIXELS, MOST_PIXELS, where) for v in box)
     if x2 <= x1 or y2 <= y1:
         raise TileListError("bad_tiles.box", where=where)
-    probs = np.full(len(CODES), FLOOR)
+    listed = np.zeros(len(CODES))
     alternatives = tile.get("alternatives") or []
     if not isinstance(alternatives, list) or len(alternatives) > MOST_ALTERNATIVES:
         raise TileListError("bad_tiles.alternatives", where=where)
     for alt in alternatives:
         if not isinstance(alt, dict):
             raise TileListError("bad_tiles.alternatives", where=where)
-        probs[INDEX[_code(alt.get("tile"), where)]] = _number(alt.get("p", 0), 0, 1, where)
+        listed[INDEX[_code(alt.get("tile"), where)]] = _number(alt.get("p", 0), 0, 1, where)
     confidence = _number(tile.get("confidence", 1.0), 0, 1, where)
-    probs[INDEX[code]] = max(probs[INDEX[code]], confidence, FLOOR)
+    listed[INDEX[code]] = confidence  # the tile as the result named it, at its confidence
+    probs = _spread(listed)
     up = tile.get("up")
     if up is not None:
         if not isinstance(up, list) or len(up) != 2:
             raise TileListError("bad_tiles.up", where=where)
         up = tuple(_number(v, -1e3, 1e3, where) for v in up)
-    return TileRead(Detection((x1, y1, x2, y2), confidence), probs / probs.sum(), up=up)
+    return TileRead(Detection((x1, y1, x2, y2), confidence), probs, chosen=code, up=up)
+
+
+def _spread(listed: np.ndarray) -> np.ndarray:
+    """A reading from the probabilities listed: what they leave is spread over the classes
+    not listed, so each listed one reads back as it was sent."""
+    rest = listed == 0
+    left = max(0.0, 1.0 - float(listed.sum()))
+    probs = listed.copy()
+    probs[rest] = max(left / max(int(rest.sum()), 1), FLOOR)
+    return probs / probs.sum()
 
 
 def tile_list(value: Any, name: str) -> list[TileRead]:
@@ -104,6 +114,8 @@ def read_group(body: Any) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise TileListError("bad_tiles.body")
     hand = tile_list(body.get("tiles"), "tiles")
+    if len(hand) > DEFAULT.hand_most:  # no hand lays down more: not worth a layout's search
+        raise TileListError("bad_tiles.hand", most=DEFAULT.hand_most)
     ignored = groups(body.get("ignored"))
     every = hand + [r for _, rs in ignored for r in rs]
     pieces, start = [], len(hand)

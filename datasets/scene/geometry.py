@@ -302,9 +302,11 @@ def fill_top(
     mesh: TileMesh,
     z_top: float,
     colour: np.ndarray,
+    outline: np.ndarray = INNER,
 ) -> None:
-    """A plain top (the back of a face-down tile)."""
-    poly = np.round(cam.project(mesh.points(INNER, z_top)) * 16).astype(np.int32)
+    """A plain top (the back of a face-down tile), inside its bevel; a standing tile's back
+    plate has no bevel drawn around it and takes the whole `OUTLINE`."""
+    poly = np.round(cam.project(mesh.points(outline, z_top)) * 16).astype(np.int32)
     cv2.fillConvexPoly(img, poly, colour.tolist(), cv2.LINE_AA, 4)
     cv2.fillConvexPoly(top_mask, poly, 255, cv2.LINE_AA, 4)
 

@@ -32,8 +32,9 @@ WALL_STACKS = 18
 POND_ROW = 6
 #: ways another player's concealed hand lies: standing, pushed over face up, face down
 HAND_POSES = {"standing": 0.6, "face_up": 0.2, "face_down": 0.2}
-#: share of scenes whose winning tile is made the last of its kind on the table
-FOURTH_TILE_P = 0.4
+#: share of scenes whose winning tile's other copies are all discarded (it is then the last
+#: of its kind unless the hand holds one: about a quarter of the tables)
+FOURTH_TILE_P = 0.7
 #: kinds of tile groups other than the winner's hand (the `ignored` kinds of the contract)
 OTHER_GROUPS = ("discards", "wall", "other_hand", "other_meld")
 
@@ -99,16 +100,26 @@ def _winner_shown(layout: Layout, code: str) -> int:
     )
 
 
-def _discard_codes(rng: np.random.Generator, pool: _Pool, winning: str | None) -> list[list[str]]:
-    """Each player's discards; with FOURTH_TILE_P the winning tile's last copies among them."""
+def _discard_codes(rng: np.random.Generator, pool: _Pool, forced: list[str]) -> list[list[str]]:
+    """Each player's discards, the `forced` tiles among them."""
     turns = int(rng.integers(3, 19))  # the players discard in turn: their ponds differ by one
     ponds = [
         [pool.draw() for _ in range(turns - (seat > int(rng.integers(4))))] for seat in range(4)
     ]
-    if winning is not None and rng.random() < FOURTH_TILE_P:
-        while pool.take(winning):
-            ponds[int(rng.integers(4))].insert(int(rng.integers(0, 6)), winning)
+    for code in forced:
+        ponds[int(rng.integers(4))].insert(int(rng.integers(0, 6)), code)
     return ponds
+
+
+def _last_copies(rng: np.random.Generator, pool: _Pool, winning: str | None) -> list[str]:
+    """With FOURTH_TILE_P, the winning tile's copies left in the set, taken to be discarded
+    (so it is the last of its kind when no copy is held in the hand)."""
+    if winning is None or rng.random() >= FOURTH_TILE_P:
+        return []
+    out = []
+    while pool.take(winning):
+        out.append(winning)
+    return out
 
 
 def _pond(tiles: list[Placement], codes: list[str], seat: int, gap: float) -> None:
@@ -168,7 +179,8 @@ def _other_meld(
     rng: np.random.Generator, tiles: list[Placement], pool: _Pool, seat: int, u: float
 ) -> float:
     """A pung or chow claimed by `seat`, its claimed tile sideways; returns where it ends."""
-    for spec in meld_spec(rng, _meld(rng, pool)):
+    meld = _meld(rng, pool)
+    for spec in meld_spec(rng, meld) if meld is not None else []:
         if spec["sideways"]:
             tiles.append(
                 _place(spec["code"], u + TILE_D / 2, HAND_V, seat, "other_meld", turn=90.0,
@@ -181,8 +193,9 @@ def _other_meld(
     return u
 
 
-def _meld(rng: np.random.Generator, pool: _Pool) -> Meld:
-    """A chow or pung whose tiles the pool still holds (else any pung), taken from it."""
+def _meld(rng: np.random.Generator, pool: _Pool) -> Meld | None:
+    """A chow or pung whose tiles the pool still holds, taken from it (None when no three
+    tiles of the pool make one)."""
     for _ in range(30):
         kind = CODES.index(pool.draw())
         chow = rng.random() < 0.5 and kind < 27 and kind % 9 < 7
@@ -193,7 +206,13 @@ def _meld(rng: np.random.Generator, pool: _Pool) -> Meld:
             claimed = int(rng.integers(1, 4))
             return Meld(MeldKind.CHOW if chow else MeldKind.PUNG, kind, claimed)
         pool.left[CODES[kind]] += 1
-    return Meld(MeldKind.PUNG, CODES.index(pool.draw()), 1)
+    left = [c for c, n in pool.left.items() if n >= 3]
+    if not left:  # the set has no three of a kind left: this player claimed nothing more
+        return None
+    code = left[int(rng.integers(len(left)))]
+    for _ in range(3):
+        pool.take(code)
+    return Meld(MeldKind.PUNG, CODES.index(code), 1)
 
 
 def table_layout(rng: np.random.Generator, available: set[str]) -> Layout:
@@ -202,10 +221,11 @@ def table_layout(rng: np.random.Generator, available: set[str]) -> Layout:
     layout = _winner(rng, available, pool)
     winning = CODES[layout.winning] if layout.winning is not None else None
     tiles = layout.tiles
-    for seat, codes in enumerate(_discard_codes(rng, pool, winning)):
-        _pond(tiles, codes, seat, float(rng.uniform(0.0, 0.08)))
-    for seat in range(1, 4):
+    forced = _last_copies(rng, pool, winning)
+    for seat in range(1, 4):  # before the ponds, while the set still holds their melds
         _other_hand(rng, tiles, pool, seat)
+    for seat, codes in enumerate(_discard_codes(rng, pool, forced)):
+        _pond(tiles, codes, seat, float(rng.uniform(0.0, 0.08)))
     _walls(rng, tiles, pool)
     if winning is not None:
         shown = _winner_shown(layout, winning) + sum(

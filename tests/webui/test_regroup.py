@@ -90,6 +90,7 @@ BAD = [
     ("alternatives_many", {"tiles": [_tile("1m", 0, alternatives=[{"tile": "1m"}] * 50)]}),
     ("up_three", {"tiles": [_tile("1m", 0, up=[0, 1, 2])]}),
     ("too_many", {"tiles": [_tile("1m", i) for i in range(401)]}),
+    ("more_than_a_hand", {"tiles": [_tile("1m", 40 * i) for i in range(27)]}),
     ("group_kind", {"tiles": [], "ignored": [{"kind": "hand", "tiles": []}]}),
     ("group_not_object", {"tiles": [], "ignored": ["x"]}),
     ("ignored_too_many", {"tiles": [], "ignored": [{"kind": "wall", "tiles": [_tile("back", i)
@@ -110,6 +111,27 @@ def test_errors_speak_the_pages_language(client) -> None:
     answer = _post(client, {"tiles": [_tile("0m", 0)]}, **{"Accept-Language": "zh-CN"})
     message = answer.get_json()["error"]["message"]
     assert answer.status_code == 422 and "牌码" in message
+
+
+def test_a_tile_reads_back_as_it_was_sent(client) -> None:
+    """A tile the rules re-read (5m over a likelier 6m) keeps its name and confidence when
+    its group is sent back, so the page's marks stay as they were."""
+    tile = _tile("5m", 0, confidence=0.3, alternatives=[{"tile": "6m", "p": 0.6}])
+    out = _post(client, {"tiles": [], "ignored": [{"kind": "stray", "tiles": [tile]}]}).get_json()
+    back = out["ignored"][0]["tiles"][0]
+    assert back["tile"] == "5m" and back["confidence"] == pytest.approx(0.3, abs=1e-3)
+
+
+@needs_scorer
+def test_a_copy_held_in_the_hand_keeps_the_flag_off(client) -> None:
+    """Three N in view while the hand holds N concealed: five copies cannot be, some tile is
+    misread, and 和绝张 (which the scorer would refuse) stays off."""
+    hand = _row(["1m", "2m", "3m", "4m", "5m", "6m", "4p", "5p", "6p", "E", "E", "E", "N"]) + [
+        _tile("N", 10 + 32 * 13 + 40)
+    ]
+    ponds = [{"kind": "discards", "tiles": _row(["N", "N", "N"], y=20)}]
+    out = _post(client, {"tiles": hand, "ignored": ponds}).get_json()
+    assert out["hand"] == "123456m456pEEENN" and out["fourth_tile_seen"] is False
 
 
 def test_an_empty_group_reads_as_no_tiles(client) -> None:
