@@ -90,11 +90,35 @@ class Regions:
             return [Piece("stray", tuple(rest))] if rest else []
         boxes, down = self.boxes[rest], self.down[rest]
         faces = self.facing[rest] if self.facing is not None else np.full(len(rest), 5)
-        out = []
-        for group in pieces_of(boxes, down.astype(int), self.config):
+        stacks, out = stacked(boxes, down), []
+        groups = pieces_of(boxes, down.astype(int), self.config)
+        for group in groups:
             tiles = tuple(sorted(rest[k] for k in group))
-            out.append(Piece(name_of(group, boxes, down, faces, self.config), tiles))
-        return out
+            out.append(Piece(name_of(group, boxes, down, faces, self.config, stacks), tiles))
+        return _walls_inside(out, groups, boxes, down)
+
+
+def _walls_inside(
+    pieces: list[Piece], groups: list[list[int]], boxes: np.ndarray, down: np.ndarray
+) -> list[Piece]:
+    """A row of backs with another row of backs further out behind it, seen from the table's
+    middle, is a wall (its lower layer hidden), the row behind a hand: the walls stand
+    inside the players' hands."""
+    centre = np.median((boxes[:, :2] + boxes[:, 2:]) / 2, axis=0)
+    where = [np.mean((boxes[g, :2] + boxes[g, 2:]) / 2, axis=0) - centre for g in groups]
+    out = list(pieces)
+    for k, p in enumerate(pieces):
+        if p.kind != "other_hand" or len(p.tiles) < 5 or not down[groups[k]].all():
+            continue
+        for j, q in enumerate(pieces):
+            if j == k or q.kind != "other_hand" or len(q.tiles) < 5:
+                continue
+            a, b = where[k], where[j]
+            cos = float(a @ b / max(np.linalg.norm(a) * np.linalg.norm(b), 1e-9))
+            if cos > 0.9 and np.linalg.norm(b) > 1.15 * np.linalg.norm(a):
+                out[k] = Piece("wall", p.tiles)
+                break
+    return out
 
 
 def _boxes(reads: list[TileRead]) -> np.ndarray:
@@ -177,21 +201,24 @@ def _upright(reads: list[TileRead], config: RegionsConfig) -> np.ndarray:
     return np.array(out)
 
 
-def _stacked_share(boxes: np.ndarray) -> float:
-    """Share of tiles with another right above or below them (a wall's two layers)."""
-    if len(boxes) < 2:
-        return 0.0
-    w = boxes[:, 2] - boxes[:, 0]
-    overlap_x = np.minimum(boxes[:, None, 2], boxes[None, :, 2]) - np.maximum(
-        boxes[:, None, 0], boxes[None, :, 0]
-    )
-    _, gy = _gaps(boxes)
-    h = boxes[:, 3] - boxes[:, 1]
-    on = (overlap_x > 0.6 * np.minimum(w[:, None], w[None])) & (
-        gy <= 0.15 * np.minimum(h[:, None], h[None])
-    )
+def stacked(boxes: np.ndarray, down: np.ndarray) -> np.ndarray:
+    """Which face-down tiles lie on or under another (a wall's two layers): right above or
+    below a face-down tile much lower than itself, the strip of side a lower tile shows
+    under the upper one (tiles side by side in a row seen from the side look alike)."""
+    out = np.zeros(len(boxes), bool)
+    idx = np.flatnonzero(down)
+    if len(idx) < 2:
+        return out
+    b = boxes[idx]
+    w, h = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
+    overlap_x = np.minimum(b[:, None, 2], b[None, :, 2]) - np.maximum(b[:, None, 0], b[None, :, 0])
+    _, gy = _gaps(b)
+    low, high = np.minimum(h[:, None], h[None]), np.maximum(h[:, None], h[None])
+    on = (overlap_x > 0.6 * np.minimum(w[:, None], w[None])) & (high >= 1.8 * low)
+    on &= gy <= 0.15 * low
     np.fill_diagonal(on, False)
-    return float(on.any(axis=1).mean())
+    out[idx] = on.any(axis=1)
+    return out
 
 
 def _longest_row(boxes: np.ndarray, across_x: bool = False) -> int:
@@ -210,12 +237,14 @@ def name_of(
     down: np.ndarray,
     facing_: np.ndarray,
     config: RegionsConfig,
+    stacks: np.ndarray | None = None,
 ) -> str:
-    """What a group that is not the hand is: a wall, a hand seen from behind, or face up a
-    meld, a pond or a hand pushed over."""
+    """What a group that is not the hand is: a wall (backs in stacks, `stacked`), a hand
+    seen from behind, or face up a meld, a pond or a hand pushed over."""
     idx = np.array(tiles)
     if down[idx].mean() >= config.backs_share:
-        return "wall" if _stacked_share(boxes[idx]) >= config.stacked_share else "other_hand"
+        share = stacks[idx].mean() if stacks is not None else stacked(boxes, down)[idx].mean()
+        return "wall" if share >= config.stacked_share else "other_hand"
     return face_up_kind(tiles, boxes, facing_, config)
 
 
@@ -225,13 +254,14 @@ def kind_of(
     down: np.ndarray,
     upright: np.ndarray,
     config: RegionsConfig,
+    stacks: np.ndarray | None = None,
 ) -> str:
     """What a piece is, from what it shows: face-up tiles the camera's player reads upright
     may be the hand; the rest is named as `name_of` names a group."""
     idx = np.array(tiles)
     if down[idx].mean() < config.backs_share and upright[idx].mean() > 0.5:
         return "hand"
-    return name_of(tiles, boxes, down, np.full(len(boxes), 0), config)
+    return name_of(tiles, boxes, down, np.full(len(boxes), 0), config, stacks)
 
 
 def face_up_kind(
@@ -338,9 +368,9 @@ def find_regions(reads: list[TileRead], config: RegionsConfig = DEFAULT) -> Regi
         return Regions((Piece("hand", every),) if every else (), (every,) if every else ())
     boxes = _boxes(reads)
     down, upright = _face_down(reads, config), _upright(reads, config)
-    faces = facing(reads, down)
+    faces, stacks = facing(reads, down), stacked(boxes, down)
     pieces = [
-        Piece(kind_of(p, boxes, down, upright, config), tuple(p))
+        Piece(kind_of(p, boxes, down, upright, config, stacks), tuple(p))
         for p in pieces_of(boxes, faces, config)
     ]
     seeds = sorted(
