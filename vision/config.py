@@ -143,6 +143,38 @@ class StackedConfig:
 
 
 @dataclass(frozen=True)
+class RegionsConfig:
+    """The winner's hand among the table's other tiles (`vision.regions`), in tile sizes
+    (the shorter side of a tile's box)."""
+
+    #: more tiles than this and the photo shows more than one hand: 18 tiles of four
+    #: kongs and 8 flowers are the most a hand lays down
+    hand_most: int = 26
+    #: tiles whose boxes lie this close (in the smaller one's size) are in one piece
+    link_gap: float = 0.45
+    #: ... when neither is more than this many times the other's size
+    size_ratio: float = 1.7
+    #: a laid-down hand's parts lie this far apart along its row (the winning tile, the
+    #: melds and flowers set apart), in tile sizes ...
+    hand_gap_along: float = 2.6
+    #: ... and this far in front of or behind it
+    hand_gap_across: float = 1.6
+    #: a tile is face down when the back is this likely
+    back_p: float = 0.5
+    #: a face points towards the camera's player when its direction is within this many
+    #: degrees of the photo's up
+    upright_deg: float = 50.0
+    #: a piece this much face down is a wall or a hand seen from behind
+    backs_share: float = 0.6
+    #: a wall's stacks: the share of its tiles lying on or under another
+    stacked_share: float = 0.25
+    #: the most tiles in one row of a discard pond
+    pond_row: int = 6
+    #: how many candidates are read before the nearest is taken without a hand
+    tries: int = 4
+
+
+@dataclass(frozen=True)
 class RowsConfig:
     """Rows, each tile's extents in them and which tiles lie sideways (`vision.rows`)."""
 
@@ -291,6 +323,7 @@ class VisionConfig:
     faint: FaintConfig = FaintConfig()
     orient: OrientConfig = OrientConfig()
     stacked: StackedConfig = StackedConfig()
+    regions: RegionsConfig = RegionsConfig()
     rows: RowsConfig = RowsConfig()
     layout: LayoutConfig = LayoutConfig()
     decode: DecodeConfig = DecodeConfig()

@@ -447,7 +447,7 @@ def recognize_image(
         stacker = stacker or default_stacker
     started = time.perf_counter()
     every, to_photo = read_tiles(image, detector, classifier, orienter, stacker, config)
-    regions = find_regions(every)
+    regions = find_regions(every, config.regions)
     chosen, (reads, layout, decoded) = pick_hand(every, regions, config)
     ignored = regions.ignored(chosen)
     every, reads = _in_photo(every, to_photo), _in_photo(reads, to_photo)
