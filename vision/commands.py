@@ -3,7 +3,9 @@
 One photo's failure (not an image, unreadable, too large) is reported for
 that photo and the others go on; the exit status is 1 when any failed.
 With `--json` each photo gives one JSON line (CONTRACTS.md "Recognition
-output", or `{"image", "error"}`), so the output can be piped.
+output", or `{"image", "error"}`), so the output can be piped. `--lang`
+words the reader's notes and the errors in English, simplified or
+traditional Chinese (CONTRACTS.md: `en`, `zh`, `zh-Hant`).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import json
 import sys
 from typing import Any, TextIO
 
-from scorer.errors import McrError
+from scorer.errors import DEFAULT_LANG, LANGS, McrError
 from vision.errors import ModelError
 
 EXIT_ERROR = 1
@@ -28,6 +30,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("photos", nargs="+", metavar="PHOTO", help="photo files")
     p.add_argument("--json", action="store_true", help="one JSON object per photo per line")
+    p.add_argument(
+        "--lang",
+        choices=LANGS,
+        default=DEFAULT_LANG,
+        help="language of the notes and errors: en, zh (简体) or zh-Hant (繁體) (en)",
+    )
     p.add_argument(
         "--score", action="store_true", help="also score each recognized hand (flowers counted)"
     )
@@ -102,6 +110,7 @@ def summary(result: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    from vision.notes import in_lang
     from vision.pipeline import recognize_path
 
     out = out or sys.stdout
@@ -109,16 +118,19 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     status = 0
     for path in args.photos:
         try:
-            result = recognize_path(path)
+            result = in_lang(recognize_path(path), args.lang)
         except ModelError as exc:
-            print(f"mcr recognize: {exc.message}", file=err)
+            print(f"mcr recognize: {exc.message_in(args.lang)}", file=err)
             return EXIT_ERROR
         except McrError as exc:
             status = EXIT_ERROR
             if args.json:
-                print(json.dumps({"image": path, **exc.to_json()}, ensure_ascii=False), file=out)
+                print(
+                    json.dumps({"image": path, **exc.to_json(args.lang)}, ensure_ascii=False),
+                    file=out,
+                )
             else:
-                print(f"{path}: {exc.message}", file=err)
+                print(f"{path}: {exc.message_in(args.lang)}", file=err)
             continue
         if args.score:
             result["score"] = _score(result, args)

@@ -24,6 +24,7 @@ from scorer.notation import format_hand
 from scorer.tiles import BACK, BACK_INDEX, CODES, FLOWER_FIRST, NUM_KINDS
 from vision.config import DEFAULT, DecodeConfig, VisionConfig
 from vision.layout.kinds import likely_back, top_class
+from vision.notes import Note, note
 from vision.types import Group, Layout, TileRead
 
 
@@ -34,7 +35,7 @@ class Decoded:
     hand: Hand | None
     notation: str | None
     melds: dict[int, Meld] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Note] = field(default_factory=list)
     drop: float = 0.0  # log-probability given up to satisfy the rules
     waits: list[int] | None = None  # for a waiting hand (one tile short): what completes it
     #: groups of concealed kongs lying all face down, which the person must name
@@ -241,9 +242,7 @@ def _decode(reads: list[TileRead], layout: Layout, cfg: DecodeConfig, names: _Na
     result = Decoded(hand=None, notation=None)
     unplaced = sum(len(g.tiles) for g in layout.groups if g.role == "unknown")
     if unplaced:
-        result.warnings.append(
-            f"Left out {unplaced} tile(s) that could not be placed in the hand or a meld."
-        )
+        result.warnings.append(note("unplaced", n=unplaced))
     shape = _shape(reads, layout, cfg, names, result)
     if shape is None:
         return result
@@ -254,33 +253,25 @@ def _decode(reads: list[TileRead], layout: Layout, cfg: DecodeConfig, names: _Na
         shape.n_melds,
     )
     if n_melds > 4:
-        result.warnings.append(f"{n_melds} melds found; a hand has at most 4.")
+        result.warnings.append(note("too_many_melds", n=n_melds))
         return result
     if any(not v.options for v in variables):
-        result.warnings.append("A meld's tiles do not look like a chow, pung or kong.")
+        result.warnings.append(note("meld_shape"))
         return result
     need = 14 - 3 * n_melds
     have = len(hand_tiles) + len(winning)
     if have == need - 1:
         if not result.unnamed:  # what completes it depends on the unnamed kong's tile
             result.waits = _waits(reads, variables, hand_tiles + winning)
-        result.warnings.append(
-            f"Found {have} tiles besides {n_melds} meld(s): a waiting hand, not yet a win."
-        )
+        result.warnings.append(note("waiting_hand", have=have, melds=n_melds))
         return result
     if have != need:
-        result.warnings.append(
-            f"Found {have} tiles in the hand besides {n_melds} meld(s); a winning hand needs "
-            f"{need}. Check for hidden or doubly counted tiles."
-        )
+        result.warnings.append(note("tile_count", have=have, melds=n_melds, need=need))
         return result
     variables.extend(_tile_var(reads[i], i, cfg) for i in hand_tiles + winning)
     found, result.steps = _search(variables, n_melds, cfg)
     if found is None:
-        result.warnings.append(
-            "No complete winning hand is close to what the tiles look like; "
-            "kept the first reading of every tile."
-        )
+        result.warnings.append(note("no_close_hand"))
         return result
     state, drop = found
     return _apply(names, variables, state, drop, result)
@@ -296,7 +287,7 @@ def _shape(
     for gi, group in enumerate(layout.groups):
         if group.role == "meld":
             if len(group.tiles) not in (3, 4):
-                result.warnings.append("A meld must have 3 or 4 tiles.")
+                result.warnings.append(note("meld_size"))
                 return None
             shape.variables.append(_meld_var(reads, group, gi, cfg, sideways))
             shape.n_melds += 1
@@ -357,7 +348,5 @@ def _apply(
         result.hand = hand
         result.notation = format_hand(hand)
     if any(names.overridden):
-        result.warnings.append(
-            "Some tiles were read differently to make a legal hand; please check the marked ones."
-        )
+        result.warnings.append(note("read_differently"))
     return result

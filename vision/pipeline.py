@@ -31,6 +31,7 @@ from vision.detect import unstretch
 from vision.errors import ModelError, PhotoError
 from vision.faint import faint_backs
 from vision.layout import NOTHING_SET_APART, read_layout
+from vision.notes import Note, note
 from vision.photo import MAX_BYTES, load_photo
 from vision.regions import Piece, Regions, find_regions, shown_copies
 from vision.turn import turn_to_rows
@@ -171,9 +172,9 @@ def result_json(
             winning = reads[g.tiles[0]].chosen
         elif g.role == "flowers":
             flowers = sorted((reads[i].chosen for i in g.tiles), key=INDEX.__getitem__)
-    warnings = list(layout.warnings) + list(decoded.warnings)
+    notes = list(layout.warnings) + list(decoded.warnings)
     if len(set(flowers)) < len(flowers):
-        warnings.append("The same flower tile appears twice; each flower exists once.")
+        notes.append(note("flower_twice"))
     return {
         "image": name,
         "size": {"width": size[0], "height": size[1]},
@@ -190,8 +191,13 @@ def result_json(
         "flowers": {"count": len(flowers), "tiles": flowers},
         "waits": None if decoded.waits is None else [CODES[t] for t in decoded.waits],
         "uncertain": [i for i, r in enumerate(reads) if r.confidence < config.pipeline.uncertain],
-        "warnings": warnings,
+        **_noted(notes),
     }
+
+
+def _noted(notes: list[Note]) -> dict[str, Any]:
+    """The result's notes (CONTRACTS.md: `notes`, and their English texts as `warnings`)."""
+    return {"warnings": [n.text() for n in notes], "notes": [n.to_json() for n in notes]}
 
 
 def assemble(
@@ -211,17 +217,17 @@ def assemble(
     ]
     out["fourth_tile_seen"] = fourth_tile_seen(out, reads, layout, every, ignored)
     if not every:  # the layout's and decoder's counts of nothing say nothing more
-        out["warnings"] = ["No tiles were found in the photo."]
+        out.update(_noted([NO_TILES]))
     elif ignored and out["hand"] is None:
-        out["warnings"].append(NO_HAND_AMONG)
+        out["warnings"].append(NO_HAND_AMONG.text())
+        out["notes"].append(NO_HAND_AMONG.to_json())
     return out
 
 
 #: the warning of a photo of a table where no group of tiles makes a complete hand
-NO_HAND_AMONG = (
-    "No group of tiles in the photo makes a complete hand: tap the group that is the hand, "
-    "or fix its tiles."
-)
+NO_HAND_AMONG = note("no_hand_among")
+#: the warning of a photo in which no tile was found
+NO_TILES = note("no_tiles")
 
 
 def pick_hand(
@@ -337,7 +343,7 @@ def _settled(layout: Layout, decoded: Decoded) -> bool:
     and nothing in it was in doubt, besides a hand laid out with no tile set apart."""
     if not _gives_hand(decoded) or layout.doubts:
         return False
-    return all(w == NOTHING_SET_APART for w in layout.warnings + decoded.warnings)
+    return all(w.id == NOTHING_SET_APART.id for w in layout.warnings + decoded.warnings)
 
 
 def _gives_hand(decoded: Decoded) -> bool:

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from vision.notes import Note
+
 
 @dataclass
 class Detection:
@@ -101,7 +103,7 @@ class Layout:
     """How the tiles are laid out, before and after decoding."""
 
     groups: list[Group] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Note] = field(default_factory=list)
     #: why this reading may be wrong though nothing in it is (not shown to the user): the
     #: pipeline then tries the layout's other readings too (`vision.pipeline.read_hand`)
     doubts: list[str] = field(default_factory=list)

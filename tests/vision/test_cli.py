@@ -150,3 +150,32 @@ def test_score_counts_the_last_tile_the_photo_shows() -> None:
     assert 58 in ids
     result["fourth_tile_seen"] = False
     assert 58 not in {f["id"] for f in _score(result, args)["fans"]}
+
+
+@pytest.mark.parametrize(
+    ("lang", "note", "error"),
+    [
+        ("en", "warning: No tiles were found in the photo.", "not a JPEG, PNG or WebP"),
+        ("zh", "warning: 照片里没有找到牌。", "不是 JPEG、PNG 或 WebP 照片"),
+        ("zh-Hant", "warning: 照片裡沒有找到牌。", "不是 JPEG、PNG 或 WebP 照片"),
+    ],
+)
+def test_notes_and_errors_in_the_language_asked(monkeypatch, photos, capsys, lang, note, error):
+    nothing = (lambda image: [], lambda image, dets: [], _orienter, _stacker)
+    monkeypatch.setattr(pipeline, "_MODELS", nothing)
+    good, bad = photos
+    assert main(["recognize", str(good), str(bad), "--lang", lang]) == 1
+    captured = capsys.readouterr()
+    assert note in captured.out and error in captured.err
+    assert main(["recognize", str(good), "--json", "--lang", lang]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["warnings"] == [note.removeprefix("warning: ")]
+    assert result["notes"] == [{"id": "no_tiles", "params": {}}]  # the same in every language
+
+
+def test_an_unknown_language_is_refused(fake_models, photos, capsys) -> None:
+    good, _ = photos
+    with pytest.raises(SystemExit) as exited:
+        main(["recognize", str(good), "--lang", "fr"])
+    assert exited.value.code == 2
+    assert "--lang" in capsys.readouterr().err

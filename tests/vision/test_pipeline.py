@@ -255,7 +255,7 @@ def test_a_meld_with_a_doubtful_giver_is_read_again() -> None:
     first = copy.deepcopy(reads)
     layout = read_layout(first)
     assert decode(first, layout).notation == "[567s,1]123m456p789sEE"
-    assert any("none of them lies clearly sideways" in w for w in layout.warnings)
+    assert any("none of them lies clearly sideways" in str(w) for w in layout.warnings)
     _, layout, decoded = read_hand(reads)
     assert decoded.notation == "[567s,1]123m456p789sEE"
     assert layout.warnings == []
@@ -292,7 +292,7 @@ def test_a_hand_with_nothing_set_apart_is_not_second_guessed() -> None:
     _, layout, decoded = read_hand(reads_for(tiles))
     assert decoded.hand is not None
     assert decoded.hand.winning_tile == INDEX["E"]
-    assert any("No tile is set apart" in w for w in layout.warnings)
+    assert any("No tile is set apart" in str(w) for w in layout.warnings)
 
 
 def test_a_promoted_kong_found_as_one_box_is_read_from_the_stacker() -> None:

@@ -117,7 +117,8 @@ def test_only_discards_give_no_hand(tables) -> None:
     chosen, reading = pick_hand(reads, regions)
     out = assemble(reads, chosen, reading, regions.ignored(chosen), "", (1600, 1200))
     assert out["hand"] is None
-    assert NO_HAND_AMONG in out["warnings"]
+    assert NO_HAND_AMONG.text() in out["warnings"]
+    assert NO_HAND_AMONG.to_json() in out["notes"]
 
 
 def test_pieces_link_tiles_by_gaps_relative_to_their_size() -> None:

@@ -59,6 +59,7 @@ from vision.layout.kongs import concealed_kong, kongs_apart, tile_sides
 from vision.layout.melds import exposed_melds, melds_apart
 from vision.layout.slots import Cluster, row_slots, touching_runs
 from vision.layout.stacks import duplicates, put_back_stacked
+from vision.notes import Note, note
 from vision.rows import Frame, find_rows, mark_sideways, tile_length
 from vision.types import Group, Layout, TileRead
 
@@ -84,15 +85,15 @@ class Draft:
     rotation: int = 0
     flowers: list[int] = field(default_factory=list)
     clusters: list[Cluster] = field(default_factory=list)
-    notes: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    notes: tuple[tuple[Note, ...], tuple[str, ...]] = ((), ())
     sides: list[int] = field(default_factory=list)  # tile sides boxed as tiles, left out
     off_hand: list[int] = field(default_factory=list)  # groups far from the hand, left out
     apart: list[int] = field(default_factory=list)  # upright tiles apart from a whole hand
     groups: list[Group] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Note] = field(default_factory=list)
     doubts: list[str] = field(default_factory=list)
 
-    def warn(self, *warnings: str) -> Draft:
+    def warn(self, *warnings: Note) -> Draft:
         """The draft with these warnings added."""
         return replace(self, warnings=[*self.warnings, *warnings])
 
@@ -208,10 +209,7 @@ def _flowers_not_the_hand(d: Draft, config: VisionConfig) -> Draft:
     d = replace(d, clusters=clusters, flowers=flowers)
     if not row:
         return d
-    return d.warn(
-        f"Counted a row of {len(row)} tiles as the flowers, though their faces were "
-        "not read: the hand is whole without them; check the flowers."
-    )
+    return d.warn(note("flowers_unread.row", n=len(row)))
 
 
 def _set_apart_by_spacing(d: Draft, config: VisionConfig) -> Draft:
@@ -242,10 +240,8 @@ def _direction(d: Draft, config: VisionConfig) -> Draft:
         return replace(d, clusters=clusters, rotation=d.rotation + 180)
     if turned is None and len(d.clusters) > 1:
         vertical = d.rotation == 90
-        return d.warn(
-            "Could not tell which way the photo is turned (no winning tile set apart); "
-            "assumed the rows read " + ("top to bottom." if vertical else "left to right.")
-        )
+        down, across = note("direction_assumed.down"), note("direction_assumed.across")
+        return d.warn(down if vertical else across)
     return d
 
 
@@ -279,8 +275,7 @@ def _flowers_unread(d: Draft, config: VisionConfig) -> Draft:
     taken = flowers_unread(d.reads, d.apart, d.flowers, hand, d.length, config.layout)
     if taken:
         return replace(d, flowers=sorted([*d.flowers, *taken])).warn(
-            f"Counted {len(d.apart)} tile(s) lying apart from the hand as flowers, though "
-            "their faces were not read; check the flowers."
+            note("flowers_unread", n=len(d.apart))
         )
     if not d.apart:
         return d
@@ -295,18 +290,13 @@ def _set_aside(d: Draft, config: VisionConfig) -> Draft:
         groups.append(Group(role="flowers", tiles=d.flowers))
     if d.off_hand:
         groups.append(Group(role="extra", tiles=d.off_hand))
-        warnings.append(
-            f"Left out {len(d.off_hand)} tile(s) lying together away from the complete hand row."
-        )
+        warnings.append(note("left_out.together", n=len(d.off_hand)))
     if d.sides:
         groups.append(Group(role="extra", tiles=d.sides))
-        warnings.append(
-            f"Ignored {len(d.sides)} box(es) in the hand row read as a tile's back: the side of "
-            "a tile set apart, one tile more than the hand holds."
-        )
+        warnings.append(note("tile_sides", n=len(d.sides)))
     if d.dups:
         groups.append(Group(role="extra", tiles=sorted(d.dups)))
-        warnings.append(f"Ignored {len(d.dups)} box(es) found twice on the same tile.")
+        warnings.append(note("duplicate_boxes", n=len(d.dups)))
     return replace(d, groups=groups, warnings=warnings)
 
 
@@ -337,7 +327,7 @@ def _group(d: Draft, rows: list[list[int]], config: VisionConfig) -> Draft:
     """Each row's touching tiles (flowers aside) as concealed kongs, melds and plain runs,
     with the warnings and doubts that cutting them gave (`Draft.notes`)."""
     clusters: list[Cluster] = []
-    warnings: list[str] = []
+    warnings: list[Note] = []
     doubts: list[str] = []
     reads, top = d.reads, d.top
     flower_set = set(d.flowers)

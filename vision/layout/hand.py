@@ -14,14 +14,13 @@ import numpy as np
 from vision.config import DEFAULT, LayoutConfig, Reading
 from vision.layout.melds import plausible, split_melds
 from vision.layout.slots import Cluster, Slot
+from vision.notes import Note, note
 from vision.rows import Frame, face_along
 from vision.types import Group, TileRead, marked
 
 #: a hand laid out in one row: read as it lies, not by thresholds loosened until some
 #: tile looks set apart (see `vision.pipeline.read_hand`)
-NOTHING_SET_APART = (
-    "No tile is set apart at the end of the hand; took its last tile as the winning tile."
-)
+NOTHING_SET_APART = note("nothing_set_apart")
 
 
 def hand_row(clusters: list[Cluster], config: LayoutConfig = DEFAULT.layout) -> int:
@@ -105,7 +104,7 @@ def melds_unmarked(
     frame: Frame,
     reads: list[TileRead],
     config: LayoutConfig = DEFAULT.layout,
-) -> tuple[list[Cluster], list[TileRead], list[str]]:
+) -> tuple[list[Cluster], list[TileRead], list[Note]]:
     """Upright tiles lying apart from the hand row taken for exposed melds, when the hand
     row is a whole hand without them: the clusters, the reads with those melds' claimed
     tiles marked sideways, and the warning it gives.
@@ -143,10 +142,7 @@ def melds_unmarked(
         Cluster(run.row, run.kind, [replace(s, sideways=True) if s is k else s for s in run.slots])
         for run, k in zip(runs, claimed, strict=True)
     ]
-    warning = (
-        f"Took {sum(len(r.tiles) for r in runs)} tiles lying apart from the hand row for "
-        "exposed melds, though none of them lies clearly sideways; check who gave them."
-    )
+    warning = note("melds_unmarked", n=sum(len(r.tiles) for r in runs))
     kept = [c for c in clusters if c.kind != "plain" or c.row == main]
     return kept + runs, marked(reads, [k.tiles[0] for k in claimed], True), [warning]
 
@@ -198,7 +194,7 @@ def melds_off_the_hand(
 
 def concealed_hand(
     clusters: list[tuple[int, list[int]]], n_melds: int, config: LayoutConfig = DEFAULT.layout
-) -> tuple[list[Group], list[str], list[int]]:
+) -> tuple[list[Group], list[Note], list[int]]:
     """The upright tiles beside `n_melds` melds and kongs: the concealed row, with the tile
     set apart at its end as winning; the groups, their warnings and the tiles apart.
 
@@ -211,7 +207,7 @@ def concealed_hand(
     if not clusters:
         return [], [], []
     groups: list[Group] = []
-    warnings: list[str] = []
+    warnings: list[Note] = []
     per_row: dict[int, int] = {}
     for row_no, tiles in clusters:
         per_row[row_no] = per_row.get(row_no, 0) + len(tiles)
@@ -227,7 +223,7 @@ def concealed_hand(
     if not winning and len(concealed) + 1 == need and len(singles) == 1:
         winning = singles[0]
         apart.remove(winning)
-        warnings.append("Took the lone tile beside the hand row as the winning tile.")
+        warnings.append(note("lone_winning"))
     if not winning and concealed:
         winning, concealed = concealed[-1:], concealed[:-1]
         warnings.append(NOTHING_SET_APART)
@@ -235,9 +231,7 @@ def concealed_hand(
     whole = len(concealed) + len(winning) == need
     if extra and len(concealed) + len(winning) + len(extra) == need:
         concealed.extend(extra)
-        warnings.append(
-            f"Counted {len(extra)} upright tile(s) lying away from the hand row as concealed."
-        )
+        warnings.append(note("apart_concealed", n=len(extra)))
         extra = []
     elif extra and not whole:
         left, why = left_out(extra)
@@ -250,8 +244,6 @@ def concealed_hand(
     return groups, warnings, extra
 
 
-def left_out(tiles: list[int]) -> tuple[Group, str]:
+def left_out(tiles: list[int]) -> tuple[Group, Note]:
     """Upright tiles lying away from the hand row set aside, with the warning."""
-    return Group(role="extra", tiles=tiles), (
-        f"Left out {len(tiles)} upright tile(s) lying away from the hand row."
-    )
+    return Group(role="extra", tiles=tiles), note("left_out", n=len(tiles))

@@ -13,9 +13,10 @@ from vision.config import DEFAULT, LayoutConfig
 from vision.layout.hand import hand_need, hand_row, held_in
 from vision.layout.kinds import face_up, likely_back, play_sum
 from vision.layout.slots import Cluster, Slot
+from vision.notes import Note, note
 from vision.types import Group, TileRead
 
-KONG_UNNAMED = "A concealed kong lies all face down: turn its middle two tiles up or name the tile."
+KONG_UNNAMED = note("kong_unnamed")
 
 
 def kongs_apart(
@@ -126,17 +127,14 @@ def _kong_short_one(tiles: list[int], top: list[int]) -> bool:
     return len({top[i] for i in tiles if top[i] != BACK_INDEX}) <= 1
 
 
-def concealed_kong(tiles: list[int], top: list[int]) -> tuple[Group, list[str]]:
+def concealed_kong(tiles: list[int], top: list[int]) -> tuple[Group, list[Note]]:
     """Tiles with backs as a concealed kong, or as 'unknown' when they make none; with the
     warnings that reading gives."""
     unnamed = [KONG_UNNAMED] if all(top[i] == BACK_INDEX for i in tiles) else []
     if _kong_short_one(tiles, top):
-        short = (
-            "Took 3 tiles with face-down ones for a concealed kong whose fourth tile "
-            "the photo does not show; check it."
-        )
+        short = note("kong_short")
         return Group(role="concealed_kong", tiles=tiles, claimed=0), [short, *unnamed]
     if len(tiles) != 4:  # a longer run is one in which `kongs_apart` found no kong
-        lie = f"{len(tiles)} tiles with face-down ones lie together; a concealed kong is 4 tiles."
+        lie = note("kong_size", n=len(tiles))
         return Group(role="unknown", tiles=tiles), [lie]
     return Group(role="concealed_kong", tiles=tiles, claimed=0), unnamed

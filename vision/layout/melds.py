@@ -15,6 +15,7 @@ from typing import TypeVar
 
 from vision.layout.kinds import top_class
 from vision.layout.slots import Slot, upright
+from vision.notes import Note, note
 from vision.types import Group, TileRead, marked
 
 T = TypeVar("T")
@@ -144,11 +145,9 @@ def _peel(
 
 #: what `melds_apart` finds in touching face-up tiles: ('meld' | 'plain', slots) pieces, the
 #: reads with the sideways marks it took back, and its warnings and doubts
-Apart = tuple[list[tuple[str, list[Slot]]], list[TileRead], list[str], list[str]]
+Apart = tuple[list[tuple[str, list[Slot]]], list[TileRead], list[Note], list[str]]
 
-MELD_TOUCHES = (
-    "A meld touches other tiles; check how it was read (leave a gap between melds and the hand)."
-)
+MELD_TOUCHES = note("meld_touches")
 
 
 def melds_apart(slots: list[Slot], reads: list[TileRead]) -> Apart:
@@ -190,16 +189,13 @@ def _upright(slots: list[Slot], reads: list[TileRead]) -> tuple[list[Slot], list
 
 def exposed_melds(
     cluster: list[Slot], reads: list[TileRead]
-) -> tuple[list[Group], list[str], list[TileRead]]:
+) -> tuple[list[Group], list[Note], list[TileRead]]:
     """Touching tiles with sideways ones as melds, or as 'unknown' when no cut fits; with
     the warnings that gives and the reads with any sideways mark taken back."""
     parts, reads = _split_forgiving(cluster, reads)
     if parts is None:
         tiles = [i for s in cluster for i in s.tiles]
-        warning = (
-            f"Could not read {len(tiles)} tiles with a sideways one as melds; "
-            "leave a gap between melds and the hand."
-        )
+        warning = note("melds_unread", n=len(tiles))
         return [Group(role="unknown", tiles=tiles)], [warning], reads
     groups = []
     for segment, giver, promoted in parts:
