@@ -277,6 +277,22 @@ class Classifier:
             for d, p in zip(detections, probs, strict=True)
         ]
 
+    def glance(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]:
+        """A quick reading of each detection: the first model on the box alone. Among the
+        many tiles of a whole table it tells the backs (walls, hands seen from behind) from
+        the faces, which are then read with every view."""
+        from scorer.tiles import CODES
+
+        image = check_image(image)
+        if not detections:
+            return []
+        crops = np.stack([cut(image, d.box) for d in detections])
+        probs = read_crops(self.sessions[0], crops, False, classes=43)
+        return [
+            TileRead(detection=d, probs=p, chosen=CODES[int(p.argmax())])
+            for d, p in zip(detections, probs, strict=True)
+        ]
+
     def _either_way(self, probs: np.ndarray, crops: np.ndarray, boxes: list) -> np.ndarray:
         """`probs` of `crops`, with each box about square also read a quarter turned and the
         surer reading kept: such a box does not tell which way its tile lies."""

@@ -73,6 +73,35 @@ class BoxesOnly:
         return []
 
 
+@runtime_checkable
+class TileReader(Protocol):
+    """A classifier that can also glance (`vision.classify.Classifier` is one): a quick
+    reading that tells a back from a face."""
+
+    def __call__(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]: ...
+
+    def glance(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]: ...
+
+
+def read_faces(
+    classifier: TileReader | ClassifierFn,
+    image: np.ndarray,
+    detections: list[Detection],
+    config: VisionConfig = DEFAULT,
+) -> list[TileRead]:
+    """Every detection read. A photo of more tiles than a hand lays down (a whole table,
+    half of it walls and hands seen from behind) is glanced at first, and only the faces
+    are read with every view: a back is told at a glance."""
+    many = len(detections) > config.regions.hand_most
+    if not many or not isinstance(classifier, TileReader):
+        return classifier(image, detections)
+    reads = classifier.glance(image, detections)
+    faces = [i for i, r in enumerate(reads) if r.chosen != BACK]
+    for i, read in zip(faces, classifier(image, [detections[i] for i in faces]), strict=True):
+        reads[i] = read
+    return reads
+
+
 def as_finder(detector: TileFinder | DetectorFn) -> TileFinder:
     """The detector as a `TileFinder` (a plain function wrapped in `BoxesOnly`)."""
     return detector if isinstance(detector, TileFinder) else BoxesOnly(detector)
@@ -391,7 +420,7 @@ def read_tiles(
     turned = turn_to_rows(work, detections, finder, config) if detections else None
     if turned is not None:
         work, detections = turned.image, turned.detections
-    reads = classifier(work, detections) if detections else []
+    reads = read_faces(classifier, work, detections, config) if detections else []
     if len(reads) != len(detections):
         raise ModelError("model_mismatch")
     if reads:  # a concealed kong's back found too faintly

@@ -166,3 +166,47 @@ def facing_of(reads):
     from vision.regions import facing
 
     return facing(reads, np.zeros(len(reads), bool))
+
+
+class _Counting:
+    """A classifier that glances: backs where the box is wide, else faces; it notes how many
+    tiles each reading was asked for."""
+
+    def __init__(self) -> None:
+        self.full: list[int] = []
+
+    def _read(self, detections):
+        return [
+            TileRead(d, np.eye(43)[42 if d.box[2] - d.box[0] > 35 else 0], chosen="")
+            for d in detections
+        ]
+
+    def glance(self, image, detections):
+        return [replace_chosen(r) for r in self._read(detections)]
+
+    def __call__(self, image, detections):
+        self.full.append(len(detections))
+        return [replace_chosen(r) for r in self._read(detections)]
+
+
+def replace_chosen(read: TileRead) -> TileRead:
+    from dataclasses import replace
+
+    from scorer.tiles import CODES
+
+    return replace(read, chosen=CODES[int(np.argmax(read.probs))])
+
+
+def test_a_whole_table_reads_only_its_faces_with_every_view() -> None:
+    """A photo of more tiles than a hand lays down is glanced at; only the faces get the full
+    reading (a back is told at a glance), and a hand's photo is read as before."""
+    from vision.pipeline import read_faces
+
+    wide = [Detection((50.0 * i, 0.0, 50.0 * i + 40, 30.0), 0.9) for i in range(12)]
+    tall = [Detection((50.0 * i, 100.0, 50.0 * i + 30, 140.0), 0.9) for i in range(20)]
+    reader = _Counting()
+    reads = read_faces(reader, np.zeros((8, 8, 3), np.uint8), wide + tall)
+    assert reader.full == [20] and [r.chosen for r in reads[:12]] == ["back"] * 12
+    reader = _Counting()
+    read_faces(reader, np.zeros((8, 8, 3), np.uint8), tall)
+    assert reader.full == [20]
