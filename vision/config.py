@@ -39,6 +39,18 @@ class DetectConfig:
     #: side at most `large_input`
     target_tile: float = 32
     large_input: int = 1600
+    #: a photo filled by one tile shows the model only its parts (pips, strokes) at the
+    #: usual input: with no more boxes than `close_most` found, each under `close_part` of
+    #: the photo, it is also looked at `close_input` px wide, where the tile is tile-sized;
+    #: one box there covering `close_area` of the photo and the parts is that tile
+    close_most: int = 8
+    close_part: float = 0.2
+    close_input: int = 128
+    close_area: float = 0.2
+    #: ... and where the usual input saw nothing, only a box this sure and this tile-shaped
+    #: (long side over short; a photo squeezed out of proportion shows no such box)
+    close_sure: float = 0.8
+    close_aspect: tuple[float, float] = (1.15, 1.7)
     #: margin kept around the tiles found for that closer look, in their median long side
     zoom_margin: float = 2.0
     #: the least gain in scale that makes the closer look worth its time

@@ -192,6 +192,9 @@ class Detector:
         the model sees the photo shrunk to INFER_SIZE, where a hand taken from afar
         is tiny; looked at again larger, its tiles and their edges are found far better."""
         found = self._look(image, threshold)
+        whole = self._one_tile(image, found, threshold)
+        if whole is not None:
+            return [whole]
         region = zoom_region(found, image.shape[:2], self.config)
         if region is None:
             size = larger_input(found, image.shape[:2], self.config)
@@ -207,6 +210,29 @@ class Detector:
         ]
         outside = [d for d in found if not _inside(d.center, region)]
         return sorted(inner + outside, key=lambda d: -d.score)
+
+    def _one_tile(
+        self, image: np.ndarray, found: list[Detection], threshold: float | None
+    ) -> Detection | None:
+        """The tile that fills a close-up photo, or None (see `DetectConfig.close_most`)."""
+        c = self.config
+        h, w = image.shape[:2]
+        area = float(h * w)
+        if len(found) > c.close_most or any(_area(d) > c.close_part * area for d in found):
+            return None
+        big = [
+            d
+            for d in self._look(image, threshold, c.close_input)
+            if _area(d) >= c.close_area * area
+        ]
+        if not big:
+            return None
+        tile = max(big, key=lambda d: d.score)
+        if not found:  # nothing seen at the usual input: only a sure, tile-shaped box
+            aspect = max(tile.width, tile.height) / max(min(tile.width, tile.height), 1.0)
+            sure = tile.score >= c.close_sure and c.close_aspect[0] <= aspect <= c.close_aspect[1]
+            return tile if sure else None
+        return tile if all(_inside(d.center, tile.box) for d in found) else None
 
     def _look(
         self, image: np.ndarray, threshold: float | None = None, size: int = INFER_SIZE
@@ -328,6 +354,10 @@ def larger_input(
     wanted = round(INFER_SIZE * config.target_tile / max(short, 1.0) / 32) * 32
     size = min(config.large_input, max(h, w), wanted)
     return size if size >= config.min_zoom * INFER_SIZE else None
+
+
+def _area(d: Detection) -> float:
+    return d.width * d.height
 
 
 def _inside(point: tuple[float, float], region: tuple[int, int, int, int]) -> bool:
