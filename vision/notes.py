@@ -221,8 +221,8 @@ def text_of(message_id: str, params: Mapping[str, Any], lang: str = DEFAULT_LANG
 def in_lang(result: dict[str, Any], lang: str) -> dict[str, Any]:
     """The recognition result with its `warnings` worded in `lang` (from its `notes`)."""
     notes = result.get("notes")
-    if not isinstance(notes, list):
-        return result
+    if not isinstance(notes, list) or not all(isinstance(n, dict) for n in notes):
+        return result  # no notes to word: the result as it came
     words = [text_of(n.get("id", ""), n.get("params") or {}, lang) for n in notes]
     return {**result, "warnings": words}
 

@@ -101,7 +101,8 @@ def recognize():
         return error_response(RequestError("recognizer_off"))
     try:
         # a PhotoError (the photo) or ModelError (the installation) is answered by webui.errors
-        return jsonify(photo_reader().read(upload.stream, (upload.filename or "")[:200], MAX_BYTES))
+        read = photo_reader().read(upload.stream, (upload.filename or "")[:200], MAX_BYTES)
+        return jsonify(_worded(read))
     except Busy as exc:
         response, status = error_response(RequestError(exc.code))
         response.headers["Retry-After"] = str(exc.retry_after)
@@ -114,7 +115,18 @@ def regroup():
     groups it sends as `ignored` kept as they are: `vision.regroup.read_group`."""
     from vision.regroup import read_group
 
-    return jsonify(read_group(_read_json_object()))
+    return jsonify(_worded(read_group(_read_json_object())))
+
+
+def _worded(result: dict) -> dict:
+    """A recognition result with the reader's notes as `warnings` in the request's language,
+    and each note's `texts` in every language, so the page follows its language switch."""
+    from vision.notes import all_texts, in_lang
+
+    out = in_lang(result, request_lang())
+    if out is not result:  # notes it could word: each of them in every language too
+        out["notes"] = [{**n, "texts": all_texts(n)} for n in out["notes"]]
+    return out
 
 
 @bp.post("/api/check")

@@ -117,3 +117,10 @@ def _blank_png() -> bytes:
     ok, buf = cv2.imencode(".png", np.full((64, 64, 3), 90, np.uint8))
     assert ok
     return buf.tobytes()
+
+
+def test_a_result_without_notes_is_left_as_it_is():
+    old = {"hand": None, "warnings": ["Something said in English."]}
+    assert in_lang(old, "zh") is old
+    odd = {"hand": None, "warnings": ["x"], "notes": ["not an entry"]}
+    assert in_lang(odd, "zh") is odd

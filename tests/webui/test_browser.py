@@ -502,10 +502,21 @@ def test_a_thirteen_tile_photo_is_listed_in_hand_order(open_page, tmp_path):
     page = open_page(viewport=PHONE, locale="zh-CN")
     page.set_input_files("#upload-input", str(photo))
     page.wait_for_selector("#photo-view:not([hidden])")
-    # no complete hand: the page says so; the reader's own notes (English only) stay folded
+    # no complete hand: the page says so, and the reader's notes are open, in Chinese
     assert page.locator("#photo-hand-null").is_visible()
-    assert "2" in page.locator("#photo-notes-summary").inner_text()
+    assert page.locator("#photo-notes-summary").inner_text() == "识别提示 2 条"
+    notes = page.locator("#photo-warnings li")
+    assert notes.nth(1).is_visible()
+    assert notes.all_inner_texts() == [
+        "手牌末端没有单独放开的牌；已把最后一张当作和张。",
+        "除 0 组副露外找到 13 张牌：这是听牌，还没有和。",
+    ]
     assert _english_words(page) == []
+    page.select_option("#lang-select", "zh-Hant")  # the notes follow the switch, no new photo
+    assert notes.nth(0).inner_text() == "手牌末端沒有單獨放開的牌；已把最後一張當作和張。"
+    page.select_option("#lang-select", "en")
+    assert notes.nth(1).inner_text().startswith("Found 13 tiles besides 0 meld(s)")
+    page.select_option("#lang-select", "zh")
     codes = page.locator("#hand .group.concealed .tile").evaluate_all(
         "tiles => tiles.map(t => t.dataset.code)"
     )

@@ -27,7 +27,7 @@ const T = {
   kind_other_meld: ["别家的副露", "別家的副露", "Another player's meld"],
   kind_stray: ["散牌", "散牌", "Loose tiles"],
   hand_null: ["没有认出完整的和牌，请检查下面的牌。", "沒有認出完整的和牌，請檢查下面的牌。", "No complete hand was read; check the tiles below."],
-  photo_warnings: ["识别提示 {n} 条（英文）", "辨識提示 {n} 條（英文）", "{n} note(s) from the photo reader"],
+  photo_warnings: ["识别提示 {n} 条", "辨識提示 {n} 條", "{n} note(s) from the photo reader"],
   net_error: ["连不上服务器。", "連不上服務器。", "Could not reach the server."],
   too_big: ["照片太大（上限 25 MB）。", "照片太大（上限 25 MB）。", "The photo is too large (limit 25 MB)."],
   server_error: ["服务器出错了（HTTP {n}），请再试一次。", "服務器出錯了（HTTP {n}），請再試一次。", "The server answered with an error (HTTP {n}); please try again."],

@@ -1,7 +1,7 @@
 // The photo screen: upload, the recognizer's answer as an editable hand, the
 // boxes on the photo, and the breakdown brought into view once it is scored.
 import { postJSON, uploadFile } from "../api.js";
-import { isChinese, t } from "../i18n.js";
+import { getLang, t } from "../i18n.js";
 import { byHandOrder, isFlower } from "../tiles.js";
 import { changed, readNotation } from "./scoring.js";
 import { $, state, tile } from "./state.js";
@@ -95,19 +95,26 @@ async function loadRecognition(data) {
   $("kb-details").open = false;
   $("photo-img").src = state.photoUrl || "";
   $("photo-hand-null").hidden = !!data.hand;
-  showNotes(data.warnings || []);
+  showNotes();
   document.addEventListener("mcr:scored", showBreakdown, { once: true });
   changed();
 }
 
-/** The reader's notes on the photo. They come from the photo reader in English only (it
- * has no message ids yet), so a Chinese page says how many there are and keeps them folded. */
-export function showNotes(notes = state.recog ? state.recog.warnings || [] : []) {
+/** The reader's notes on the photo, in the page's language: the server words each note in
+ * every language (`notes[].texts`), so a switch of language needs no new request; an answer
+ * without them shows its `warnings` as they came, in the language it was asked in. */
+export function showNotes(data = state.recog) {
+  const lang = getLang();
+  const notes = data && Array.isArray(data.notes) && data.notes.every((n) => n && n.texts)
+    ? data.notes.map((n) => n.texts[lang] || n.texts.en)
+    : (data && data.warnings) || [];
   const box = $("photo-notes");
   box.hidden = !notes.length;
   $("photo-notes-summary").textContent = t("photo_warnings", { n: notes.length });
-  box.open = !isChinese();
-  $("photo-warnings").replaceChildren(...notes.map((w) => { const li = document.createElement("li"); li.textContent = w; return li; }));
+  box.open = true;
+  const list = $("photo-warnings");
+  list.lang = lang === "zh" ? "zh-CN" : lang;
+  list.replaceChildren(...notes.map((w) => { const li = document.createElement("li"); li.textContent = w; return li; }));
 }
 
 /** After a photo, the answer is what the player wants: bring the breakdown into view. */
