@@ -512,6 +512,8 @@ def test_a_thirteen_tile_photo_is_listed_in_hand_order(open_page, tmp_path):
         "除 0 组副露外找到 13 张牌：这是听牌，还没有和。",
     ]
     assert _english_words(page) == []
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#photo-notes").screenshot(path=str(SHOTS / "phone_zh_photo_notes.png"))
     page.select_option("#lang-select", "zh-Hant")  # the notes follow the switch, no new photo
     assert notes.nth(0).inner_text() == "手牌末端沒有單獨放開的牌；已把最後一張當作和張。"
     page.select_option("#lang-select", "en")
