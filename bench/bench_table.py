@@ -15,7 +15,7 @@ count of the winning tile's other copies shown face up.
 `--sizes` (long side, px): recall and precision by tile group and by the
 tiles' short side in the photo, to see where tiles are lost.
 
-    python -m bench.bench_table DIR [--limit N] [--detector-only --sizes 512,1024,1280]
+    python -m bench.bench_table DIR [--limit N] [--detector-only --sizes 512,1024,1280 --model M]
 """
 
 from __future__ import annotations
@@ -131,11 +131,11 @@ def _scenes(root: Path, limit: int | None) -> list[tuple[Path, dict]]:
     return out
 
 
-def detector_only(scenes: list[tuple[Path, dict]], sizes: list[int]) -> None:
-    """Recall and precision of the bundled detector at each input size."""
+def detector_only(scenes: list[tuple[Path, dict]], sizes: list[int], model: Path | None) -> None:
+    """Recall and precision of the detector (the bundled one, or `model`) at each input size."""
     from vision.detect import Detector, decode, prepare
 
-    det = Detector()
+    det = Detector(model)
     for size in sizes:
         by_group, by_size, seconds = Tally(), Tally(), 0.0
         for path, meta in scenes:
@@ -143,7 +143,7 @@ def detector_only(scenes: list[tuple[Path, dict]], sizes: list[int]) -> None:
             started = time.perf_counter()
             x, scale = prepare(image, size)
             raw = det.session.run(None, {det.input_name: x})[0]
-            found = decode(raw, scale, image.shape[:2], det.threshold, det.nms_iou)
+            found = decode(raw, scale, image.shape[:2], det.config.threshold, det.config.nms_iou)
             seconds += time.perf_counter() - started
             labels = _labels(meta)
             pairs = match([t["box"] for t in labels], [list(d.box) for d in found])
@@ -204,12 +204,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int)
     ap.add_argument("--detector-only", action="store_true")
     ap.add_argument("--sizes", default="512,1024,1280")
+    ap.add_argument("--model", type=Path, help="with --detector-only: another detector ONNX file")
     args = ap.parse_args(argv)
     scenes = _scenes(args.dir, args.limit)
     if not scenes:
         ap.error(f"no scenes in {args.dir}/meta")
     if args.detector_only:
-        detector_only(scenes, [int(s) for s in args.sizes.split(",")])
+        detector_only(scenes, [int(s) for s in args.sizes.split(",")], args.model)
     else:
         whole(scenes)
     return 0
