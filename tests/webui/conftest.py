@@ -7,6 +7,9 @@ import pytest
 from tests.webui.photo_fixture import fake_recognize
 from webui.app import create_app
 
+#: the browser the page's tests drive (they skip where it is not installed)
+CHROMIUM = "/usr/bin/chromium"
+
 #: seed 001, 就高不就低: 门清 555666777p5556s, self-drawn on 7s = 48
 SEED_HAND = "555666777p55567s"
 
@@ -37,3 +40,13 @@ def app(tmp_path):
 @pytest.fixture()
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Chromium for a test module."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()

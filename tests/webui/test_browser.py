@@ -14,11 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.webui.conftest import SEED_HAND, needs_scorer
+from tests.webui.conftest import CHROMIUM, SEED_HAND, needs_scorer
 from tests.webui.photo_fixture import THIRTEEN, fake_recognize, fake_table_recognize, photo_png
 from webui.app import create_app
 
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 TABLET = {"width": 768, "height": 1024}
 PHONE = {"width": 390, "height": 844}
@@ -48,15 +47,6 @@ def base_url(tmp_path_factory):
     yield f"http://127.0.0.1:{server.server_port}/"
     server.shutdown()
     thread.join(5)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 @pytest.fixture()

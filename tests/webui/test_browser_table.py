@@ -5,9 +5,9 @@ winning tile's other three copies (headless Chromium, as test_browser.py)."""
 from __future__ import annotations
 
 from tests.webui.photo_fixture import POND, table_png
-from tests.webui.test_browser import _settled, base_url, browser, open_page, pytestmark
+from tests.webui.test_browser import _settled, base_url, open_page, pytestmark
 
-__all__ = ["base_url", "browser", "open_page", "pytestmark"]
+__all__ = ["base_url", "open_page", "pytestmark"]
 
 
 def _upload_table(page, tmp_path) -> None:

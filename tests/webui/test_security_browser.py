@@ -10,12 +10,11 @@ import threading
 
 import pytest
 
-from tests.webui.conftest import SEED_HAND, needs_scorer
+from tests.webui.conftest import CHROMIUM, SEED_HAND, needs_scorer
 from tests.webui.photo_fixture import fake_recognize
 from webui.app import create_app
 from webui.server import Limits, make_server
 
-CHROMIUM = "/usr/bin/chromium"
 P = ["Ann", "Bo", "Cy", "Di"]
 WIN = {"result": "win", "winner": "Ann", "discarder": "Bo", "fans": 8}
 
@@ -39,15 +38,6 @@ def site(tmp_path_factory):
     yield f"http://127.0.0.1:{server.effective_port}", client
     server.close()
     thread.join(5)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 def _page(browser):
