@@ -65,6 +65,21 @@ def _score(result: dict[str, Any], args: argparse.Namespace) -> dict[str, Any] |
         return error_response(exc)
 
 
+def _table_lines(result: dict[str, Any]) -> list[str]:
+    """What a photo of a table showed besides the hand, and 和绝张 seen there."""
+    out = []
+    groups = result.get("ignored") or []
+    if groups:
+        counts: dict[str, int] = {}
+        for g in groups:
+            counts[g["kind"]] = counts.get(g["kind"], 0) + len(g["tiles"])
+        kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items()))
+        out.append(f"  not the hand: {sum(counts.values())} tiles ({kinds})")
+    if result.get("fourth_tile_seen"):
+        out.append("  last tile (和绝张): the other three copies are in view")
+    return out
+
+
 def summary(result: dict[str, Any]) -> str:
     """A readable account of one recognition result."""
     lines = [
@@ -86,6 +101,7 @@ def summary(result: dict[str, Any]) -> str:
         )
     if result.get("waits") is not None:
         lines.append(f"  waiting for: {' '.join(result['waits']) or '(nothing)'}")
+    lines.extend(_table_lines(result))
     changed = [t for t in result["tiles"] if t["overridden"]]
     if changed:
         read = ", ".join(

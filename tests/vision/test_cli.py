@@ -179,3 +179,17 @@ def test_an_unknown_language_is_refused(fake_models, photos, capsys) -> None:
         main(["recognize", str(good), "--lang", "fr"])
     assert exited.value.code == 2
     assert "--lang" in capsys.readouterr().err
+
+
+def test_the_summary_tells_what_the_table_showed_besides_the_hand() -> None:
+    from vision.commands import summary
+
+    result = {
+        "image": "t.jpg", "tiles": [], "hand": None, "melds": [], "winning_tile": None,
+        "flowers": {"count": 0, "tiles": []}, "warnings": [], "fourth_tile_seen": True,
+        "ignored": [{"kind": "wall", "tiles": [{}] * 30}, {"kind": "discards", "tiles": [{}] * 12},
+                    {"kind": "wall", "tiles": [{}] * 4}],
+    }  # fmt: skip
+    text = summary(result)
+    assert "not the hand: 46 tiles (discards 12, wall 34)" in text
+    assert "和绝张" in text
