@@ -26,6 +26,8 @@ MEAN = np.array([0.485, 0.456, 0.406], np.float32) * 255
 STD = np.array([0.229, 0.224, 0.225], np.float32) * 255
 MODEL_DIR = Path(__file__).resolve().parents[1] / "models"
 DEFAULT_MODEL = MODEL_DIR / "detector.onnx"
+#: the detector trained on whole tables too: it looks at a photo enlarged for small tiles
+TABLE_MODEL = MODEL_DIR / "detector_table.onnx"
 
 
 def check_image(image: object) -> np.ndarray:
@@ -129,13 +131,28 @@ def decode(
 
 
 class Detector:
-    """Finds tiles in a BGR photo; one onnxruntime CPU session per instance."""
+    """Finds tiles in a BGR photo: one onnxruntime CPU session per model.
 
-    def __init__(self, model_path: str | Path | None = None, config: VisionConfig = DEFAULT):
+    The enlarged look at a photo of small tiles (a whole table) is taken by
+    `table_model` when there is one: a detector trained on whole tables too,
+    which finds walls and standing tiles, but takes more false tiles in a
+    posed photo than the first.
+    """
+
+    def __init__(
+        self,
+        model_path: str | Path | None = None,
+        config: VisionConfig = DEFAULT,
+        table_model: str | Path | None = TABLE_MODEL,
+    ):
         path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         self.session = open_session(path, "detector")
         self.input_name = self.session.get_inputs()[0].name
         self.config = config.detect
+        table = Path(table_model) if table_model is not None else None
+        self.table_session = (
+            open_session(table, "detector") if table is not None and table.is_file() else None
+        )
 
     def __call__(self, image: np.ndarray) -> list[Detection]:
         """Tile boxes in the pixels of `image` (BGR uint8, any size), best score first."""
@@ -200,7 +217,7 @@ class Detector:
             size = larger_input(found, image.shape[:2], self.config)
             if size is None:
                 return found
-            again = self._look(image, threshold, size)
+            again = self._look(image, threshold, size, self.table_session)
             return again if _total(again) > _total(found) else found
         x1, y1, x2, y2 = region
         inner = [
@@ -235,10 +252,14 @@ class Detector:
         return tile if all(_inside(d.center, tile.box) for d in found) else None
 
     def _look(
-        self, image: np.ndarray, threshold: float | None = None, size: int = INFER_SIZE
+        self,
+        image: np.ndarray,
+        threshold: float | None = None,
+        size: int = INFER_SIZE,
+        session=None,
     ) -> list[Detection]:
         x, scale = prepare(image, size)
-        out = self.session.run(None, {self.input_name: x})[0]
+        out = (session or self.session).run(None, {self.input_name: x})[0]
         floor = self.config.threshold if threshold is None else threshold
         return decode(out, scale, image.shape[:2], floor, self.config.nms_iou, self.config)
 

@@ -210,3 +210,23 @@ def test_a_whole_table_reads_only_its_faces_with_every_view() -> None:
     reader = _Counting()
     read_faces(reader, np.zeros((8, 8, 3), np.uint8), tall)
     assert reader.full == [20]
+
+
+def test_the_enlarged_look_is_taken_by_the_table_detector(monkeypatch) -> None:
+    """A photo of small tiles spread over it is looked at again enlarged, by the detector
+    trained on whole tables (`detector_table.onnx`); a posed photo never is."""
+    import vision.detect as detect
+
+    det = detect.Detector()
+    assert det.table_session is not None and detect.Detector(table_model=None).table_session is None
+    calls = []
+
+    class Stub:
+        def run(self, outputs, feeds):
+            calls.append(feeds[det.input_name].shape)
+            return det.session.run(outputs, feeds)
+
+    det.table_session = Stub()
+    monkeypatch.setattr(detect, "larger_input", lambda found, shape, config: 1024)
+    det._find(np.full((600, 800, 3), 90, np.uint8))
+    assert len(calls) == 1 and max(calls[0][2:]) == 1024
