@@ -23,6 +23,8 @@ from pathlib import Path
 import torch
 import torch.nn as nn
 
+from datasets.onnx_init import freeze_norms
+
 CHECKPOINTS = Path(__file__).resolve().parents[1] / "models" / "checkpoints"
 LOG = CHECKPOINTS / "log.jsonl"
 
@@ -81,6 +83,21 @@ def load(
     if opt is not None and state.get("optimizer"):
         opt.load_state_dict(_full(state["optimizer"]))
     return int(state.get("steps", 0)), float(state.get("seconds", 0.0)), state.get("extra", {})
+
+
+def resume(
+    path: str | None, model: nn.Module, opt: torch.optim.Optimizer, frozen: bool
+) -> tuple[int, float, bool]:
+    """Continue from the run's checkpoint when there is one: the steps and seconds so far,
+    and whether the norms stay frozen (then frozen again on `model`)."""
+    steps, seconds = 0, 0.0
+    if path and Path(path).is_file():
+        steps, seconds, extra = load(Path(path), model, opt)
+        frozen = bool(extra.get("frozen_norms", frozen))
+        print(f"resumed {path}: {steps} steps, {seconds / 3600:.2f} h so far", flush=True)
+    if frozen:
+        freeze_norms(model)
+    return steps, seconds, frozen
 
 
 def append_log(entry: dict, log: Path = LOG) -> None:

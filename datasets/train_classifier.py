@@ -28,7 +28,7 @@ from datasets.cmdv4 import Sample, load_split
 from datasets.detector_crops import detector_crops, render_samples, row_view_crops
 from datasets.label_check import usable
 from datasets.loader import fork_safe, stream
-from datasets.onnx_init import evaluating, freeze_norms, load_folded
+from datasets.onnx_init import evaluating, load_folded
 from datasets.render import read_yolo
 from datasets.views import crop_warp, warp_crop
 from scorer.tiles import BACK_INDEX, CODES, INDEX
@@ -407,13 +407,7 @@ def start_model(args: argparse.Namespace, device: torch.device):
     elif args.init:  # fine-tune from an earlier run (e.g. when rendered data arrives)
         model.load_state_dict(torch.load(args.init, map_location="cpu"))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
-    steps, seconds = 0, 0.0
-    if args.resume and Path(args.resume).is_file():
-        steps, seconds, extra = ledger.load(Path(args.resume), model, opt)
-        frozen = bool(extra.get("frozen_norms", frozen))
-        print(f"resumed {args.resume}: {steps} steps, {seconds / 3600:.2f} h so far", flush=True)
-    if frozen:
-        freeze_norms(model)
+    steps, seconds, frozen = ledger.resume(args.resume, model, opt, frozen)
     return model.to(device), opt, steps, seconds, frozen
 
 

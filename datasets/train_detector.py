@@ -25,7 +25,7 @@ from datasets.augment import photometric
 from datasets.cmdv4 import Sample, load_split
 from datasets.label_check import box_iou, usable
 from datasets.loader import stream
-from datasets.onnx_init import evaluating, freeze_norms, load_folded
+from datasets.onnx_init import evaluating, load_folded
 from datasets.render import read_yolo
 from datasets.views import CROP, make_targets, random_view
 from vision.detect import MEAN, STD
@@ -319,14 +319,7 @@ def start_model(args: argparse.Namespace, device: torch.device):
     elif args.init:  # continue from an earlier run's weights
         model.load_state_dict(torch.load(args.init, map_location="cpu"))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    steps, seconds = 0, 0.0
-    resume = Path(args.resume) if args.resume else None
-    if resume is not None and resume.is_file():
-        steps, seconds, extra = ledger.load(resume, model, opt)
-        frozen = bool(extra.get("frozen_norms", frozen))
-        print(f"resumed {resume}: {steps} steps, {seconds / 3600:.2f} h so far", flush=True)
-    if frozen:
-        freeze_norms(model)
+    steps, seconds, frozen = ledger.resume(args.resume, model, opt, frozen)
     return model.to(device), opt, steps, seconds, frozen
 
 

@@ -342,9 +342,8 @@ def zoom_region(
         return None
     h, w = shape
     boxes = np.array([d.box for d in found], np.float64)
-    sides = np.sort(boxes[:, 2:] - boxes[:, :2], axis=1)
-    short, long = float(np.median(sides[:, 0])), float(np.median(sides[:, 1]))
-    if short * INFER_SIZE / max(h, w) >= config.small_tile:
+    long = float(np.median(np.max(boxes[:, 2:] - boxes[:, :2], axis=1)))
+    if _short_at_input(boxes, shape) >= config.small_tile:
         return None
     m = config.zoom_margin * long
     x1, y1 = int(max(0, boxes[:, 0].min() - m)), int(max(0, boxes[:, 1].min() - m))
@@ -352,6 +351,11 @@ def zoom_region(
     if max(h, w) < config.min_zoom * max(x2 - x1, y2 - y1):
         return None
     return x1, y1, x2, y2
+
+
+def _short_at_input(boxes: np.ndarray, shape: tuple[int, int]) -> float:
+    """The boxes' median short side as the model sees the photo, at its usual input."""
+    return float(np.median(np.min(boxes[:, 2:] - boxes[:, :2], axis=1))) * INFER_SIZE / max(shape)
 
 
 def larger_input(
@@ -368,8 +372,7 @@ def larger_input(
     if not found:
         return None
     h, w = shape
-    boxes = np.array([d.box for d in found], np.float64)
-    short = float(np.median(np.min(boxes[:, 2:] - boxes[:, :2], axis=1))) * INFER_SIZE / max(h, w)
+    short = _short_at_input(np.array([d.box for d in found], np.float64), shape)
     if short >= config.small_tile:
         return None
     wanted = round(INFER_SIZE * config.target_tile / max(short, 1.0) / 32) * 32

@@ -134,7 +134,6 @@ def warm_up() -> None:
 
 
 def _tile_json(read: TileRead, group: int, sideways: bool) -> dict[str, Any]:
-    order = np.argsort(-np.asarray(read.probs))[:3]
     return {
         "tile": read.chosen,
         "box": [round(float(v), 1) for v in read.detection.box],
@@ -144,9 +143,7 @@ def _tile_json(read: TileRead, group: int, sideways: bool) -> dict[str, Any]:
         "group": group,
         "overridden": bool(read.overridden),
         "up": _up_json(read),
-        "alternatives": [
-            {"tile": CODES[int(k)], "p": round(float(read.probs[k]), 4)} for k in order
-        ],
+        "alternatives": _alternatives(read),
     }
 
 
@@ -299,16 +296,19 @@ def _code(read: TileRead) -> str:
 
 
 def _ignored_json(read: TileRead) -> dict[str, Any]:
-    order = np.argsort(-np.asarray(read.probs))[:3]
     return {
         "tile": _code(read),
         "box": [round(float(v), 1) for v in read.detection.box],
         "confidence": round(read.confidence, 4),
-        "alternatives": [
-            {"tile": CODES[int(k)], "p": round(float(read.probs[k]), 4)} for k in order
-        ],
+        "alternatives": _alternatives(read),
         "up": _up_json(read),
     }
+
+
+def _alternatives(read: TileRead) -> list[dict[str, Any]]:
+    """The three likeliest tiles and their probabilities."""
+    order = np.argsort(-np.asarray(read.probs))[:3]
+    return [{"tile": CODES[int(k)], "p": round(float(read.probs[k]), 4)} for k in order]
 
 
 def _up_json(read: TileRead) -> list[float] | None:

@@ -207,14 +207,13 @@ def name_of(
     down: np.ndarray,
     facing_: np.ndarray,
     config: RegionsConfig,
-    stacks: np.ndarray | None = None,
+    stacks: np.ndarray,
 ) -> str:
     """What a group that is not the hand is: a wall (backs in stacks, `stacked`), a hand
     seen from behind, or face up a meld, a pond or a hand pushed over."""
     idx = np.array(tiles)
     if down[idx].mean() >= config.backs_share:
-        share = stacks[idx].mean() if stacks is not None else stacked(boxes, down)[idx].mean()
-        return "wall" if share >= config.stacked_share else "other_hand"
+        return "wall" if stacks[idx].mean() >= config.stacked_share else "other_hand"
     return face_up_kind(tiles, boxes, facing_, config)
 
 
@@ -224,7 +223,7 @@ def kind_of(
     down: np.ndarray,
     upright: np.ndarray,
     config: RegionsConfig,
-    stacks: np.ndarray | None = None,
+    stacks: np.ndarray,
 ) -> str:
     """What a piece is, from what it shows: face-up tiles the camera's player reads upright
     may be the hand; the rest is named as `name_of` names a group."""
