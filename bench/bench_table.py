@@ -7,8 +7,10 @@ none is a tile missed, a found tile matching none a false tile. Every tile
 in view counts, of any kind, face up or down, standing or lying; a wall's
 lower tile, mostly hidden under the upper one, counts too (by the part of it
 in view, as every tile partly hidden: `datasets.render.label_box`) and is
-also shown apart. The winner's hand is exact when the notation read equals the
-rendered one; 和绝张 is right when `fourth_tile_seen` equals the scene's
+also shown apart. The winner's hand is exact when it reads as the rendered one
+(the same melds, concealed tiles, winning tile and number of flowers, in any
+order: `bench.bench_heldout.read_right`), and right also where a kong lying
+face down is marked to be named and the rest exact; 和绝张 is right when `fourth_tile_seen` equals the scene's
 count of the winning tile's other copies shown face up.
 
 `--detector-only` measures the detector alone at each input size of
@@ -159,10 +161,11 @@ def detector_only(scenes: list[tuple[Path, dict]], sizes: list[int], model: Path
 
 def whole(scenes: list[tuple[Path, dict]]) -> None:
     """The whole reader: tiles found and named, the winner's hand, 和绝张."""
+    from bench.bench_heldout import read_right
     from vision.pipeline import recognize_image
 
     tiles, kinds_right, kinds_total = Tally(), 0, 0
-    hands, fourth_right, fourth_total, seconds = 0, 0, 0, []
+    hands, hands_right, fourth_right, fourth_total, seconds = 0, 0, 0, 0, []
     misses: Counter = Counter()
     for path, meta in scenes:
         image = cv2.imread(str(path))
@@ -176,8 +179,10 @@ def whole(scenes: list[tuple[Path, dict]]) -> None:
         for ti, fi in pairs:
             kinds_total += 1
             kinds_right += labels[ti]["code"] == found[fi]["tile"]
-        hands += out.get("hand") == meta["hand"]
-        if out.get("hand") != meta["hand"]:
+        exact, right = read_right(out, meta)
+        hands += exact
+        hands_right += right
+        if not right:
             misses[meta["style"]] += 1
         if meta.get("fourth_tile") is not None:
             fourth_total += 1
@@ -189,8 +194,10 @@ def whole(scenes: list[tuple[Path, dict]]) -> None:
     print(
         f"kinds named right: {kinds_right}/{kinds_total} ({kinds_right / max(1, kinds_total):.3f})"
     )
+    print(f"winner's hand exact: {hands}/{n} ({hands / max(1, n):.3f})")
     print(
-        f"winner's hand exact: {hands}/{n} ({hands / max(1, n):.3f}); missed by style {dict(misses)}"
+        f"winner's hand right (a kong lying face down marked to be named): {hands_right}/{n} "
+        f"({hands_right / max(1, n):.3f}); missed by style {dict(misses)}"
     )
     print(f"和绝张 right: {fourth_right}/{fourth_total}")
     print(f"seconds a photo: median {np.median(seconds):.2f}, max {max(seconds):.2f}")

@@ -193,7 +193,9 @@ def evaluate(
     size: int | None = None,
 ) -> dict[str, float]:
     """Detector precision/recall at IoU 0.5 using the same decoding as run time, each photo
-    at input `size` (default the reader's); `samples` are cmd-v4 samples or pixel boxes."""
+    at input `size` (default the reader's) and the reader's threshold; `samples` are cmd-v4
+    samples or pixel boxes."""
+    from vision.config import DEFAULT
     from vision.detect import INFER_SIZE, decode, prepare
 
     device = next(model.parameters()).device
@@ -202,7 +204,7 @@ def evaluate(
         for s, img in zip(samples, imgs, strict=True):
             x, scale = prepare(img, size or INFER_SIZE)
             out = model(torch.from_numpy(x).to(device)).cpu().numpy()
-            dets = decode(out, scale, img.shape[:2])
+            dets = decode(out, scale, img.shape[:2], DEFAULT.detect.threshold)
             h, w = img.shape[:2]
             if isinstance(s, np.ndarray):
                 gt = s

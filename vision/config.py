@@ -34,6 +34,13 @@ class DetectConfig:
     #: tiles whose median short side at the model's input is under this many pixels are
     #: looked for again in a crop around them (a hand photographed from afar)
     small_tile: float = 24
+    #: a photo that may be a whole table (more than `table_tiles` found at the usual input,
+    #: or its smallest tenth, `table_small`, under `small_tile`) is looked at `table_input`
+    #: px wide by the detector trained on whole tables, and taken as one when that look
+    #: finds more tiles than a hand lays down; it saw tables at that input
+    table_tiles: int = 26
+    table_small: float = 0.1
+    table_input: int = 1280
     #: tiles small at the input but spread over the whole photo are looked at again with
     #: the photo enlarged so their median short side is this many pixels, the input's long
     #: side at most `large_input`

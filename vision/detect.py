@@ -133,10 +133,11 @@ def decode(
 class Detector:
     """Finds tiles in a BGR photo: one onnxruntime CPU session per model.
 
-    The enlarged look at a photo of small tiles (a whole table) is taken by
-    `table_model` when there is one: a detector trained on whole tables too,
-    which finds walls and standing tiles, but takes more false tiles in a
-    posed photo than the first.
+    A photo that may show a whole table is looked at again by `table_model`
+    when there is one: a detector trained on whole tables too, which finds
+    walls and standing tiles, but takes more false tiles in a posed photo
+    than the first; its look is kept only when it finds more tiles than a
+    hand lays down.
     """
 
     def __init__(
@@ -212,12 +213,15 @@ class Detector:
         whole = self._one_tile(image, found, threshold)
         if whole is not None:
             return [whole]
+        table = self._table(image, found, threshold)
+        if table is not None:
+            return table
         region = zoom_region(found, image.shape[:2], self.config)
         if region is None:
             size = larger_input(found, image.shape[:2], self.config)
             if size is None:
                 return found
-            again = self._look(image, threshold, size, self.table_session)
+            again = self._look(image, threshold, size)
             return again if _total(again) > _total(found) else found
         x1, y1, x2, y2 = region
         inner = [
@@ -227,6 +231,18 @@ class Detector:
         ]
         outside = [d for d in found if not _inside(d.center, region)]
         return sorted(inner + outside, key=lambda d: -d.score)
+
+    def _table(
+        self, image: np.ndarray, found: list[Detection], threshold: float | None
+    ) -> list[Detection] | None:
+        """The tiles of a whole table as the table detector finds them, or None when the
+        photo is not one (see `DetectConfig.table_tiles`): walls, standing hands and far
+        ponds are small and only that detector, at its larger input, finds them."""
+        size = table_input(found, image.shape[:2], self.config)
+        if self.table_session is None or size is None:
+            return None
+        table = self._look(image, threshold, size, self.table_session)
+        return table if len(table) > self.config.table_tiles else None
 
     def _one_tile(
         self, image: np.ndarray, found: list[Detection], threshold: float | None
@@ -356,6 +372,24 @@ def zoom_region(
 def _short_at_input(boxes: np.ndarray, shape: tuple[int, int]) -> float:
     """The boxes' median short side as the model sees the photo, at its usual input."""
     return float(np.median(np.min(boxes[:, 2:] - boxes[:, :2], axis=1))) * INFER_SIZE / max(shape)
+
+
+def table_input(
+    found: list[Detection], shape: tuple[int, int], config: DetectConfig = DEFAULT.detect
+) -> int | None:
+    """The input size to look at a photo that may show a whole table at, or None.
+
+    Many tiles, or some small ones among the tiles found, may be a table; a
+    photo too small to be enlarged (`DetectConfig.min_zoom`) is not looked at
+    again: the usual look already saw all it shows.
+    """
+    size = min(config.table_input, max(shape))
+    if not found or size < config.min_zoom * INFER_SIZE:
+        return None
+    boxes = np.array([d.box for d in found], np.float64)
+    short = np.min(boxes[:, 2:] - boxes[:, :2], axis=1) * INFER_SIZE / max(shape)
+    small = float(np.quantile(short, config.table_small)) < config.small_tile
+    return size if small or len(found) > config.table_tiles else None
 
 
 def larger_input(

@@ -151,6 +151,15 @@ def facing(reads: list[TileRead], down: np.ndarray) -> np.ndarray:
     return out
 
 
+def along_axis(faces: np.ndarray) -> np.ndarray:
+    """`facing` with a face turned half-way round taken as the same: 0 the photo's up or
+    down, 1 right or left, 4 and 5 as they were. The orienter tells a quarter turn
+    surely, but a face that looks alike turned half-way round (most dots, some bamboos)
+    only by the tile's body, and a hand's row is one piece whichever way its faces read;
+    which of the two ways a piece faces is voted by its tiles (`kind_of`)."""
+    return np.where(faces < 4, faces % 2, faces)
+
+
 def _face_down(reads: list[TileRead], config: RegionsConfig) -> np.ndarray:
     return np.array(
         [r.chosen == "back" if r.chosen else r.probs[BACK_INDEX] > config.back_p for r in reads]
@@ -254,7 +263,7 @@ def _nearness(tiles: tuple[int, ...], boxes: np.ndarray) -> float:
 
 @dataclass(frozen=True)
 class Extent:
-    """The box around a growing hand and the size of its tiles (fixed by its first piece)."""
+    """The box around a piece and the size of its tiles (their median short side)."""
 
     x1: float
     y1: float
@@ -268,45 +277,60 @@ class Extent:
         size = float(np.median(np.minimum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])))
         return cls(b[:, 0].min(), b[:, 1].min(), b[:, 2].max(), b[:, 3].max(), size)
 
-    def joined(self, other: Extent) -> Extent:
-        return Extent(
-            min(self.x1, other.x1), min(self.y1, other.y1), max(self.x2, other.x2),
-            max(self.y2, other.y2), self.size,
-        )  # fmt: skip
+
+def _reach(joined: list[tuple[Extent, int]], b: Extent, size: float, config: RegionsConfig):
+    """How a piece (`b`) joins a laid-down hand whose pieces so far are `joined` (each with
+    its depth: 0 the seed's row, 1 a row in front of or behind it), or None: along a
+    joined piece's row within a few tiles (its depth), or just in front of or behind a
+    piece of the seed's row (depth 1). A hand lies in one or two rows; a chain of pieces
+    one behind another is the table's other groups. Its tiles are about the hand's size."""
+    if max(b.size, size) > config.size_ratio * max(min(b.size, size), 1.0):
+        return None
+    depths = []
+    for a, depth in joined:
+        gap_x = max(0.0, b.x1 - a.x2, a.x1 - b.x2)
+        gap_y = max(0.0, b.y1 - a.y2, a.y1 - b.y2)
+        if gap_x > config.hand_gap_along * size:
+            continue
+        if gap_y <= 0.5 * size:
+            depths.append(depth)
+        elif depth == 0 and gap_y <= config.hand_gap_across * size:
+            depths.append(1)
+    return min(depths) if depths else None
 
 
-def _beside(a: Extent, b: Extent, config: RegionsConfig) -> bool:
-    """Whether a piece (`b`) lies where a laid-down hand (`a`) spreads: along its row within
-    a few tiles, or just in front of or behind it."""
-    gap_x = max(0.0, b.x1 - a.x2, a.x1 - b.x2)
-    gap_y = max(0.0, b.y1 - a.y2, a.y1 - b.y2)
-    along = gap_y <= 0.5 * a.size and gap_x <= config.hand_gap_along * a.size
-    across = gap_x <= config.hand_gap_along * a.size and gap_y <= config.hand_gap_across * a.size
-    return along or across
-
-
-def _joins_hand(piece: Piece) -> bool:
-    """A piece a laid-down hand can hold beside its upright tiles: more upright tiles, a
-    claimed tile or two lying sideways, the backs of a concealed kong."""
-    if piece.kind == "hand":
-        return True
+def _deepest(piece: Piece) -> int | None:
+    """How far from the seed's row a piece may join the hand (`_reach`'s depths), or None.
+    A tile or two (a winning tile set apart, flowers, a claimed tile lying sideways) and
+    the backs of a concealed kong lie in its row or just in front or behind; more face-up
+    tiles together (a meld, a claimed tile among them read sideways) only along a row:
+    rows of them in front are the player's own discards."""
+    if piece.kind in ("hand", "other_meld"):
+        return 1 if len(piece.tiles) < 3 else 0
     most = 2 if piece.kind == "stray" else 4
-    return piece.kind in ("stray", "wall", "other_hand") and len(piece.tiles) <= most
+    return 1 if piece.kind in ("stray", "wall", "other_hand") and len(piece.tiles) <= most else None
 
 
 def _grow(seed: Piece, pieces: list[Piece], boxes: np.ndarray, config: RegionsConfig) -> list[int]:
-    """The seed and every piece that joins it, near it or near a piece that joined; it stops
-    past the most tiles a hand lays down (nothing larger is read as a hand)."""
-    members, extent = list(seed.tiles), Extent.of(seed.tiles, boxes)
-    rest = [(p, Extent.of(p.tiles, boxes)) for p in pieces if p is not seed and _joins_hand(p)]
+    """The seed and every piece that joins it (`_reach`, `_deepest`); a piece that would take
+    it past the most tiles a hand lays down stays out (nothing larger is a hand)."""
+    first = Extent.of(seed.tiles, boxes)
+    members, joined = list(seed.tiles), [(first, 0)]
+    rest = [
+        (p, Extent.of(p.tiles, boxes), _deepest(p))
+        for p in pieces
+        if p is not seed and _deepest(p) is not None
+    ]
     grown = True
-    while grown and len(members) <= config.hand_most:
+    while grown:
         grown = False
-        for k, (p, e) in enumerate(rest):
-            if p is not None and _beside(extent, e, config):
+        for k, (p, e, most) in enumerate(rest):
+            depth = None if p is None else _reach(joined, e, first.size, config)
+            fits = p is not None and len(members) + len(p.tiles) <= config.hand_most
+            if fits and depth is not None and depth <= most:
                 members += p.tiles
-                extent = extent.joined(e)
-                rest[k] = (None, e)
+                joined.append((e, depth))
+                rest[k] = (None, e, most)
                 grown = True
     return members
 
@@ -340,7 +364,7 @@ def find_regions(reads: list[TileRead], config: RegionsConfig = DEFAULT) -> Regi
     faces, stacks = facing(reads, down), stacked(boxes, down)
     pieces = [
         Piece(kind_of(p, boxes, down, upright, config, stacks), tuple(p))
-        for p in pieces_of(boxes, faces, config)
+        for p in pieces_of(boxes, along_axis(faces), config)
     ]
     seeds = sorted(
         (p for p in pieces if p.kind == "hand"), key=lambda p: -_nearness(p.tiles, boxes)

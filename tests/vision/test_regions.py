@@ -212,21 +212,73 @@ def test_a_whole_table_reads_only_its_faces_with_every_view() -> None:
     assert reader.full == [20]
 
 
-def test_the_enlarged_look_is_taken_by_the_table_detector(monkeypatch) -> None:
-    """A photo of small tiles spread over it is looked at again enlarged, by the detector
-    trained on whole tables (`detector_table.onnx`); a posed photo never is."""
+def _row(n: int, size: float, y: float = 0.0) -> list[Detection]:
+    return [
+        Detection((1.1 * size * i, y, 1.1 * size * i + size, y + 1.3 * size), 0.9) for i in range(n)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("shape", "first", "table", "taken"),
+    [
+        ((1600, 1600), _row(30, 60), _row(60, 20), True),  # many tiles: a table, read as one
+        ((1600, 1600), _row(14, 8), _row(60, 20), True),  # small tiles only: a table too
+        ((1600, 1600), _row(30, 60), _row(20, 30), False),  # the table look finds a hand
+        ((640, 640), _row(40, 12), _row(60, 20), None),  # too small to enlarge: not looked at
+        ((3000, 4000), _row(14, 200), _row(60, 20), None),  # a posed hand: not looked at
+    ],
+)
+def test_a_whole_table_is_looked_at_by_the_table_detector(
+    monkeypatch, shape, first, table, taken
+) -> None:
+    """A photo that may show a whole table (many tiles, or small ones, at the usual input) is
+    looked at 1280 px wide by the detector trained on tables, and read as a table when
+    that look finds more tiles than a hand lays down; a posed hand never is."""
     import vision.detect as detect
 
     det = detect.Detector()
     assert det.table_session is not None and detect.Detector(table_model=None).table_session is None
     calls = []
 
-    class Stub:
-        def run(self, outputs, feeds):
-            calls.append(feeds[det.input_name].shape)
-            return det.session.run(outputs, feeds)
+    def look(image, threshold=None, size=detect.INFER_SIZE, session=None):
+        calls.append((size, session is det.table_session))
+        return table if session is det.table_session else first
 
-    det.table_session = Stub()
-    monkeypatch.setattr(detect, "larger_input", lambda found, shape, config: 1024)
-    det._find(np.full((600, 800, 3), 90, np.uint8))
-    assert len(calls) == 1 and max(calls[0][2:]) == 1024
+    monkeypatch.setattr(det, "_look", look)
+    found = det._find(np.zeros((*shape, 3), np.uint8))
+    asked = [size for size, by_table in calls if by_table]
+    assert asked == ([] if taken is None else [1280])
+    if taken:
+        assert found == table
+    else:
+        assert all(d in first or d not in table for d in found)
+
+
+def test_a_hand_row_is_one_piece_whichever_way_its_dots_read(tables) -> None:
+    """Faces that look alike turned half-way round (dots) may read upside down; the row stays
+    one piece and the hand is still picked."""
+    picked = 0
+    for meta in tables:
+        reads, labels = _reads(meta)
+        flipped = [
+            TileRead(r.detection, r.probs, up=(-r.up[0], -r.up[1]))
+            if t["group"] == "hand" and t["code"].endswith("p") and r.up is not None
+            else r
+            for r, t in zip(reads, labels, strict=True)
+        ]
+        chosen, (_, _, decoded) = pick_hand(flipped, find_regions(flipped))
+        picked += decoded.notation == meta["hand"]
+    assert picked >= 5
+
+
+def test_the_players_own_pond_in_front_of_the_hand_stays_out() -> None:
+    """The camera player's discards lie upright just in front of the hand, as its tiles do:
+    the hand's row takes them only along it, so rows of them in front stay out, and
+    nothing that lies further off joins through them."""
+    rows = [_row(14, 40, 400)] + [_row(6, 40, 318 - 55 * k) for k in range(3)]
+    reads = [
+        TileRead(d, np.eye(43)[(i * 5) % 27], up=(0.0, -1.0))
+        for i, d in enumerate(d for row in rows for d in row)
+    ]
+    regions = find_regions(reads)
+    assert regions.candidates[0] == tuple(range(14))
