@@ -14,6 +14,7 @@ this second view of the face makes fewer mistakes than the box alone.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -256,6 +257,13 @@ class Classifier:
 
     def __call__(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]:
         """One TileRead per detection, in the same order, `chosen` = most probable code."""
+        return self.read(image, detections, self.again)
+
+    def read(
+        self, image: np.ndarray, detections: list[Detection], again: bool = True
+    ) -> list[TileRead]:
+        """`__call__`'s reading; with `again` False no tile gets the second look (a whole
+        table's many faces get it only where the hand may lie: `look_again`)."""
         from scorer.tiles import CODES
 
         image = check_image(image)
@@ -270,12 +278,32 @@ class Classifier:
         probs = self._either_way(read[: len(crops)], crops, [d.box for d in detections])
         if self.row_view:
             probs = (probs + read[len(crops) :]) / 2
-            if self.again:
+            if again:
                 probs = self.second_look(image, detections, probs, (crops, turned))
         return [
             TileRead(detection=d, probs=p, chosen=CODES[int(p.argmax())])
             for d, p in zip(detections, probs, strict=True)
         ]
+
+    def look_again(
+        self, image: np.ndarray, reads: list[TileRead], which: list[int]
+    ) -> list[TileRead]:
+        """The reads with those of `which` given the second look (`second_look`), the rows
+        found among all the reads; the rest as they were."""
+        from scorer.tiles import CODES
+
+        if not self.row_view or not self.again or not which:
+            return list(reads)
+        image = check_image(image)
+        detections = [r.detection for r in reads]
+        crops = np.stack([cut(image, d.box) for d in detections])
+        turned = row_crops(image, detections, self.config.row_crop, config=self.vision)
+        probs = np.stack([r.probs for r in reads]).astype(np.float32)
+        probs = self.second_look(image, detections, probs, (crops, turned), which)
+        out = list(reads)
+        for i in which:
+            out[i] = replace(reads[i], probs=probs[i], chosen=CODES[int(probs[i].argmax())])
+        return out
 
     def glance(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]:
         """A quick reading of each detection: the first model on the box alone. Among the
@@ -311,17 +339,20 @@ class Classifier:
         detections: list[Detection],
         probs: np.ndarray,
         views: tuple[np.ndarray, np.ndarray],
+        among: list[int] | None = None,
     ) -> np.ndarray:
         """`probs` (the box's and the row's views averaged) with each unsure tile
-        (`ClassifyConfig.unsure`) also read from its box widened and its row's rectangle
-        tightened, and by the second classifier from its box, row and widened views,
-        weighted in (`ClassifyConfig`'s weights).
+        (`ClassifyConfig.unsure`; with `among`, only those of its indices) also read from
+        its box widened and its row's rectangle tightened, and by the second classifier
+        from its box, row and widened views, weighted in (`ClassifyConfig`'s weights).
         `views` are the box and row crops of every tile, as first read.
 
         Only the few unsure tiles pay for the extra reads.
         """
         cfg = self.config
         unsure = np.flatnonzero(probs.max(axis=1) < cfg.unsure)
+        if among is not None:
+            unsure = np.intersect1d(unsure, np.asarray(among, int))
         if not len(unsure):
             return probs
         boxes = [widened(detections[i].box, cfg.wider_box) for i in unsure]

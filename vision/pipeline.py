@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeGuard, runtime_checkable
 
 import numpy as np
 
@@ -76,11 +76,20 @@ class BoxesOnly:
 @runtime_checkable
 class TileReader(Protocol):
     """A classifier that can also glance (`vision.classify.Classifier` is one): a quick
-    reading that tells a back from a face."""
+    reading that tells a back from a face, a reading without the second look at unsure
+    tiles, and that look for some tiles later."""
 
     def __call__(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]: ...
 
     def glance(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]: ...
+
+    def read(
+        self, image: np.ndarray, detections: list[Detection], again: bool = True
+    ) -> list[TileRead]: ...
+
+    def look_again(
+        self, image: np.ndarray, reads: list[TileRead], which: list[int]
+    ) -> list[TileRead]: ...
 
 
 def read_faces(
@@ -91,15 +100,56 @@ def read_faces(
 ) -> list[TileRead]:
     """Every detection read. A photo of more tiles than a hand lays down (a whole table,
     half of it walls and hands seen from behind) is glanced at first, and only the faces
-    are read with every view: a back is told at a glance."""
-    many = len(detections) > config.regions.hand_most
-    if not many or not isinstance(classifier, TileReader):
+    are read with every view: a back is told at a glance. The second look at unsure
+    faces waits for the hand's candidates (`hand_looked_again`)."""
+    if not _many(classifier, detections, config):
         return classifier(image, detections)
     reads = classifier.glance(image, detections)
     faces = [i for i, r in enumerate(reads) if r.chosen != BACK]
-    for i, read in zip(faces, classifier(image, [detections[i] for i in faces]), strict=True):
+    again = classifier.read(image, [detections[i] for i in faces], again=False)
+    for i, read in zip(faces, again, strict=True):
         reads[i] = read
     return reads
+
+
+def _many(
+    classifier: TileReader | ClassifierFn, tiles: list, config: VisionConfig
+) -> TypeGuard[TileReader]:
+    """Whether a photo is read as a whole table: more tiles than a hand lays down, and a
+    classifier that glances."""
+    return len(tiles) > config.regions.hand_most and isinstance(classifier, TileReader)
+
+
+def hand_looked_again(
+    classifier: TileReader | ClassifierFn,
+    image: np.ndarray,
+    reads: list[TileRead],
+    config: VisionConfig = DEFAULT,
+) -> list[TileRead]:
+    """A whole table's reads with the tiles where the hand may lie given the second look:
+    each candidate's (`find_regions`) in turn, up to the first that reads as a complete
+    hand, and then the faces elsewhere that may be its winning tile (they decide 和绝张);
+    the other faces keep their first reading. A photo of one hand was read whole already."""
+    if not _many(classifier, reads, config):
+        return reads
+    looked: set[int] = set()
+    for candidate in find_regions(reads, config.regions).candidates:
+        reads = classifier.look_again(image, reads, sorted(set(candidate) - looked))
+        looked |= set(candidate)
+        hand = read_hand([reads[i] for i in candidate], config)[2].hand
+        if hand is not None:
+            copies = [
+                i
+                for i, r in enumerate(reads)
+                if i not in looked and r.chosen != BACK and _may_be(r, hand.winning_tile)
+            ]
+            return classifier.look_again(image, reads, copies)
+    return reads
+
+
+def _may_be(read: TileRead, tile: int, top: int = 3) -> bool:
+    """Whether `tile` is among the read's `top` likeliest."""
+    return tile in np.argsort(-np.asarray(read.probs))[:top].tolist()
 
 
 def as_finder(detector: TileFinder | DetectorFn) -> TileFinder:
@@ -423,12 +473,13 @@ def read_tiles(
     reads = read_faces(classifier, work, detections, config) if detections else []
     if len(reads) != len(detections):
         raise ModelError("model_mismatch")
-    if reads:  # a concealed kong's back found too faintly
-        more = faint_backs(work, reads, finder.faint, classifier, config)
+    if reads:  # a concealed kong's back found too faintly (among a table's, told at a glance)
+        classify = classifier.glance if _many(classifier, reads, config) else classifier
+        more = faint_backs(work, reads, finder.faint, classify, config)
         if turned is not None:  # the turned part's corners show no photo, only its fill
             more = [r for r in more if turned.shows(r.detection.box)]
         reads = reads + more
-    reads = look_closer(work, reads, orienter, stacker)
+    reads = hand_looked_again(classifier, work, look_closer(work, reads, orienter, stacker), config)
 
     def to_photo(box: Box) -> Box:
         x1, y1, x2, y2 = box if turned is None else turned.box_back(box)

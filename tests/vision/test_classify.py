@@ -267,3 +267,25 @@ def test_the_second_classifier_settles_only_unsure_tiles(
     monkeypatch.setattr(classifier, "probs", _sure_of("2m", 0.9))
     (sure,) = classifier(img, det)
     assert sure.chosen == "2m" and asked == []
+
+
+def test_the_second_look_later_reads_as_the_whole_reading_does() -> None:
+    """A table's faces are read without the second look and the hand's tiles get it later
+    (`look_again`): those tiles then read as one whole reading reads them, and no other
+    tile changes."""
+    from datasets import render
+    from datasets.render import label_box
+    from vision.classify import Classifier
+
+    scene = render.render_scene(np.random.default_rng(4), "builtin", 1280, "hand")
+    boxes = [label_box(t, "hand") for t in scene.meta["tiles"]]
+    detections = [Detection(tuple(float(v) for v in b), 0.9) for b in boxes]
+    classifier = Classifier()
+    whole = classifier(scene.image, detections)
+    first = classifier.read(scene.image, detections, again=False)
+    every = list(range(len(detections)))
+    later = classifier.look_again(scene.image, first, every)
+    assert [r.chosen for r in later] == [r.chosen for r in whole]
+    assert np.allclose([r.probs for r in later], [r.probs for r in whole], atol=1e-5)
+    some = classifier.look_again(scene.image, first, every[:3])
+    assert some[3:] == first[3:]

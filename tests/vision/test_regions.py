@@ -15,7 +15,8 @@ import pytest
 
 from datasets import render
 from datasets.render import label_box
-from scorer.tiles import INDEX
+from scorer.notation import parse_hand
+from scorer.tiles import CODES, INDEX
 from vision.pipeline import NO_HAND_AMONG, assemble, fourth_tile_seen, pick_hand, result_json
 from vision.regions import SHOWN, Piece, Regions, find_regions, pieces_of
 from vision.types import Detection, TileRead
@@ -173,7 +174,8 @@ class _Counting:
     tiles each reading was asked for."""
 
     def __init__(self) -> None:
-        self.full: list[int] = []
+        self.full: list[tuple[int, bool]] = []
+        self.again: list[list[int]] = []
 
     def _read(self, detections):
         return [
@@ -185,8 +187,15 @@ class _Counting:
         return [replace_chosen(r) for r in self._read(detections)]
 
     def __call__(self, image, detections):
-        self.full.append(len(detections))
+        return self.read(image, detections)
+
+    def read(self, image, detections, again=True):
+        self.full.append((len(detections), again))
         return [replace_chosen(r) for r in self._read(detections)]
+
+    def look_again(self, image, reads, which):
+        self.again.append(list(which))
+        return list(reads)
 
 
 def replace_chosen(read: TileRead) -> TileRead:
@@ -206,10 +215,29 @@ def test_a_whole_table_reads_only_its_faces_with_every_view() -> None:
     tall = [Detection((50.0 * i, 100.0, 50.0 * i + 30, 140.0), 0.9) for i in range(20)]
     reader = _Counting()
     reads = read_faces(reader, np.zeros((8, 8, 3), np.uint8), wide + tall)
-    assert reader.full == [20] and [r.chosen for r in reads[:12]] == ["back"] * 12
+    assert reader.full == [(20, False)] and [r.chosen for r in reads[:12]] == ["back"] * 12
     reader = _Counting()
     read_faces(reader, np.zeros((8, 8, 3), np.uint8), tall)
-    assert reader.full == [20]
+    assert reader.full == [(20, True)]
+
+
+def test_only_where_the_hand_may_lie_is_looked_at_again(tables) -> None:
+    """A whole table's unsure faces get the second look in the hand's candidates, up to the
+    first that reads as a hand, and then where the other copies of its winning tile may
+    lie (they decide 和绝张); no back, and no tile twice."""
+    from vision.pipeline import hand_looked_again
+
+    for meta in tables[:3]:
+        reads, labels = _reads(meta)
+        reader = _Counting()
+        hand_looked_again(reader, np.zeros((8, 8, 3), np.uint8), reads)
+        first = find_regions(reads).candidates[0]
+        assert len(reader.again) == 2 and reader.again[0] == sorted(first)
+        winning = parse_hand(meta["hand"]).winning_tile
+        copies = {i for i, t in enumerate(labels) if i not in first and t["code"] == CODES[winning]}
+        assert copies <= set(reader.again[1])
+        assert not set(reader.again[1]) & set(first)
+        assert all(labels[i]["code"] != "back" for i in reader.again[1])
 
 
 def _row(n: int, size: float, y: float = 0.0) -> list[Detection]:
