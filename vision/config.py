@@ -34,10 +34,10 @@ class DetectConfig:
     #: tiles whose median short side at the model's input is under this many pixels are
     #: looked for again in a crop around them (a hand photographed from afar)
     small_tile: float = 24
-    #: a photo that may be a whole table (more than `table_tiles` found at the usual input,
-    #: or its smallest tenth, `table_small`, under `small_tile`) is looked at `table_input`
-    #: px wide by the detector trained on whole tables, and taken as one when that look
-    #: finds more tiles than a hand lays down; it saw tables at that input
+    #: a photo that may be a whole table (the smallest tenth, `table_small`, of the tiles
+    #: found at the usual input under `small_tile`) is looked at `table_input` px wide by
+    #: the detector trained on whole tables, and taken as one when that look finds more
+    #: than `table_tiles` (more than a hand lays down); it saw tables at that input
     table_tiles: int = 26
     table_small: float = 0.1
     table_input: int = 1280

@@ -379,9 +379,11 @@ def table_input(
 ) -> int | None:
     """The input size to look at a photo that may show a whole table at, or None.
 
-    Many tiles, or some small ones among the tiles found, may be a table; a
-    photo too small to be enlarged (`DetectConfig.min_zoom`) is not looked at
-    again: the usual look already saw all it shows.
+    Small tiles among the tiles found (the far side of a table) may be a
+    table; many tiles alike in size are a posed photo of several hands,
+    where the table detector takes parts of faces for tiles. A photo too
+    small to be enlarged (`DetectConfig.min_zoom`) is not looked at again:
+    the usual look already saw all it shows.
     """
     size = min(config.table_input, max(shape))
     if not found or size < config.min_zoom * INFER_SIZE:
@@ -389,7 +391,7 @@ def table_input(
     boxes = np.array([d.box for d in found], np.float64)
     short = np.min(boxes[:, 2:] - boxes[:, :2], axis=1) * INFER_SIZE / max(shape)
     small = float(np.quantile(short, config.table_small)) < config.small_tile
-    return size if small or len(found) > config.table_tiles else None
+    return size if small else None
 
 
 def larger_input(

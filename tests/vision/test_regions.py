@@ -249,9 +249,10 @@ def _row(n: int, size: float, y: float = 0.0) -> list[Detection]:
 @pytest.mark.parametrize(
     ("shape", "first", "table", "taken"),
     [
-        ((1600, 1600), _row(30, 60), _row(60, 20), True),  # many tiles: a table, read as one
+        ((1600, 1600), _row(30, 60) + _row(6, 10), _row(60, 20), True),  # far tiles small
         ((1600, 1600), _row(14, 8), _row(60, 20), True),  # small tiles only: a table too
-        ((1600, 1600), _row(30, 60), _row(20, 30), False),  # the table look finds a hand
+        ((1600, 1600), _row(14, 8), _row(20, 30), False),  # the table look finds a hand
+        ((3000, 3000), _row(36, 200), _row(60, 20), None),  # many hands posed: not looked at
         ((640, 640), _row(40, 12), _row(60, 20), None),  # too small to enlarge: not looked at
         ((3000, 4000), _row(14, 200), _row(60, 20), None),  # a posed hand: not looked at
     ],
@@ -259,8 +260,8 @@ def _row(n: int, size: float, y: float = 0.0) -> list[Detection]:
 def test_a_whole_table_is_looked_at_by_the_table_detector(
     monkeypatch, shape, first, table, taken
 ) -> None:
-    """A photo that may show a whole table (many tiles, or small ones, at the usual input) is
-    looked at 1280 px wide by the detector trained on tables, and read as a table when
+    """A photo that may show a whole table (small tiles among those found at the usual input)
+    is looked at 1280 px wide by the detector trained on tables, and read as a table when
     that look finds more tiles than a hand lays down; a posed hand never is."""
     import vision.detect as detect
 
