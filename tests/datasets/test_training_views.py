@@ -111,13 +111,13 @@ def test_a_shipped_classifier_fine_tunes_from_exactly_its_exported_function(tmp_
     pytest.importorskip("onnx", reason="onnx is a training extra")
     import onnxruntime as ort
 
+    from datasets.onnx_init import freeze_norms
     from datasets.train_classifier import (
         STORE,
         WIDTHS,
         CropNet,
         evaluate,
         export_onnx,
-        freeze_norms,
         load_onnx_weights,
     )  # fmt: skip
 
