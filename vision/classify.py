@@ -257,29 +257,12 @@ class Classifier:
 
     def __call__(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]:
         """One TileRead per detection, in the same order, `chosen` = most probable code."""
-        return self.read(image, detections, self.again)
-
-    def read(
-        self, image: np.ndarray, detections: list[Detection], again: bool = True
-    ) -> list[TileRead]:
-        """`__call__`'s reading; with `again` False no tile gets the second look (a whole
-        table's many faces get it only where the hand may lie: `look_again`)."""
         from scorer.tiles import CODES
 
         image = check_image(image)
         if not detections:
             return []
-        crops = np.stack([cut(image, d.box) for d in detections])
-        size = self.config.row_crop
-        turned = (
-            row_crops(image, detections, size, config=self.vision) if self.row_view else crops[:0]
-        )
-        read = self.probs(np.concatenate([crops, turned]))  # one pass for both views
-        probs = self._either_way(read[: len(crops)], crops, [d.box for d in detections])
-        if self.row_view:
-            probs = (probs + read[len(crops) :]) / 2
-            if again:
-                probs = self.second_look(image, detections, probs, (crops, turned))
+        probs = self._read(image, detections, list(range(len(detections))))
         return [
             TileRead(detection=d, probs=p, chosen=CODES[int(p.argmax())])
             for d, p in zip(detections, probs, strict=True)
@@ -288,22 +271,38 @@ class Classifier:
     def look_again(
         self, image: np.ndarray, reads: list[TileRead], which: list[int]
     ) -> list[TileRead]:
-        """The reads with those of `which` given the second look (`second_look`), the rows
-        found among all the reads; the rest as they were."""
+        """The reads with those of `which` read as `__call__` reads a tile (every view, the
+        second look where unsure), their rows found among all the reads; the rest as they
+        were (a whole table's glance: only where the hand may lie needs more)."""
         from scorer.tiles import CODES
 
-        if not self.row_view or not self.again or not which:
+        if not which:
             return list(reads)
         image = check_image(image)
-        detections = [r.detection for r in reads]
-        crops = np.stack([cut(image, d.box) for d in detections])
-        turned = row_crops(image, detections, self.config.row_crop, config=self.vision)
-        probs = np.stack([r.probs for r in reads]).astype(np.float32)
-        probs = self.second_look(image, detections, probs, (crops, turned), which)
+        probs = self._read(image, [r.detection for r in reads], which)
         out = list(reads)
-        for i in which:
-            out[i] = replace(reads[i], probs=probs[i], chosen=CODES[int(probs[i].argmax())])
+        for i, p in zip(which, probs, strict=True):
+            out[i] = replace(reads[i], probs=p, chosen=CODES[int(p.argmax())])
         return out
+
+    def _read(self, image: np.ndarray, detections: list[Detection], only: list[int]) -> np.ndarray:
+        """Class probabilities of the tiles `only` indexes, their rows judged among all the
+        `detections`: box and row views read in one pass, the second look where unsure."""
+        boxes = [detections[i].box for i in only]
+        crops = np.stack([cut(image, b) for b in boxes])
+        size = self.config.row_crop
+        turned = (
+            row_crops(image, detections, size, np.asarray(only), config=self.vision)
+            if self.row_view
+            else crops[:0]
+        )
+        read = self.probs(np.concatenate([crops, turned]))  # one pass for both views
+        probs = self._either_way(read[: len(crops)], crops, boxes)
+        if self.row_view:
+            probs = (probs + read[len(crops) :]) / 2
+            if self.again:
+                probs = self.second_look(image, detections, probs, (crops, turned), only)
+        return probs
 
     def glance(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]:
         """A quick reading of each detection: the first model on the box alone. Among the
@@ -342,25 +341,23 @@ class Classifier:
         among: list[int] | None = None,
     ) -> np.ndarray:
         """`probs` (the box's and the row's views averaged) with each unsure tile
-        (`ClassifyConfig.unsure`; with `among`, only those of its indices) also read from
-        its box widened and its row's rectangle tightened, and by the second classifier
-        from its box, row and widened views, weighted in (`ClassifyConfig`'s weights).
-        `views` are the box and row crops of every tile, as first read.
+        (`ClassifyConfig.unsure`) also read from its box widened and its row's rectangle
+        tightened, and by the second classifier from its box, row and widened views,
+        weighted in (`ClassifyConfig`'s weights). `probs` and `views` (the box and row
+        crops, as first read) are of the tiles `among` indexes in `detections` (default:
+        every tile), whose rows are judged among all `detections`.
 
         Only the few unsure tiles pay for the extra reads.
         """
         cfg = self.config
         unsure = np.flatnonzero(probs.max(axis=1) < cfg.unsure)
-        if among is not None:
-            unsure = np.intersect1d(unsure, np.asarray(among, int))
         if not len(unsure):
             return probs
-        boxes = [widened(detections[i].box, cfg.wider_box) for i in unsure]
+        where = unsure if among is None else np.asarray(among, int)[unsure]
+        boxes = [widened(detections[i].box, cfg.wider_box) for i in where]
         crops = np.stack([cut(image, b) for b in boxes])
         wide = self._either_way(self.probs(crops), crops, boxes)
-        tight = self.probs(
-            row_crops(image, detections, cfg.tighter_row, unsure, config=self.vision)
-        )
+        tight = self.probs(row_crops(image, detections, cfg.tighter_row, where, config=self.vision))
         total = probs[unsure] * 2 + wide * cfg.wider_weight + tight * cfg.tighter_weight
         weight = 2 + cfg.wider_weight + cfg.tighter_weight
         if self.second is not None:

@@ -76,16 +76,11 @@ class BoxesOnly:
 @runtime_checkable
 class TileReader(Protocol):
     """A classifier that can also glance (`vision.classify.Classifier` is one): a quick
-    reading that tells a back from a face, a reading without the second look at unsure
-    tiles, and that look for some tiles later."""
+    reading that tells a back from a face, and the whole reading later for some tiles."""
 
     def __call__(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]: ...
 
     def glance(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]: ...
-
-    def read(
-        self, image: np.ndarray, detections: list[Detection], again: bool = True
-    ) -> list[TileRead]: ...
 
     def look_again(
         self, image: np.ndarray, reads: list[TileRead], which: list[int]
@@ -99,17 +94,11 @@ def read_faces(
     config: VisionConfig = DEFAULT,
 ) -> list[TileRead]:
     """Every detection read. A photo of more tiles than a hand lays down (a whole table,
-    half of it walls and hands seen from behind) is glanced at first, and only the faces
-    are read with every view: a back is told at a glance. The second look at unsure
-    faces waits for the hand's candidates (`hand_looked_again`)."""
+    half of it walls and hands seen from behind) is only glanced at: a back is told at a
+    glance, and the whole reading waits for where the hand may lie (`hand_looked_again`)."""
     if not _many(classifier, detections, config):
         return classifier(image, detections)
-    reads = classifier.glance(image, detections)
-    faces = [i for i, r in enumerate(reads) if r.chosen != BACK]
-    again = classifier.read(image, [detections[i] for i in faces], again=False)
-    for i, read in zip(faces, again, strict=True):
-        reads[i] = read
-    return reads
+    return classifier.glance(image, detections)
 
 
 def _many(
@@ -126,10 +115,11 @@ def hand_looked_again(
     reads: list[TileRead],
     config: VisionConfig = DEFAULT,
 ) -> list[TileRead]:
-    """A whole table's reads with the tiles where the hand may lie given the second look:
-    each candidate's (`find_regions`) in turn, up to the first that reads as a complete
-    hand, and then the faces elsewhere that may be its winning tile (they decide 和绝张);
-    the other faces keep their first reading. A photo of one hand was read whole already."""
+    """A whole table's glanced reads with the tiles where the hand may lie read whole (every
+    view, the second look where unsure): each candidate's (`find_regions`) in turn, up to
+    the first that reads as a complete hand, and then the faces elsewhere that may be its
+    winning tile (they decide 和绝张); the other tiles keep the glance. A photo of one
+    hand was read whole already."""
     if not _many(classifier, reads, config):
         return reads
     looked: set[int] = set()
@@ -147,7 +137,7 @@ def hand_looked_again(
     return reads
 
 
-def _may_be(read: TileRead, tile: int, top: int = 3) -> bool:
+def _may_be(read: TileRead, tile: int, top: int = 5) -> bool:
     """Whether `tile` is among the read's `top` likeliest."""
     return tile in np.argsort(-np.asarray(read.probs))[:top].tolist()
 

@@ -61,11 +61,29 @@ class Regions:
         boxes, down = self.boxes[rest], self.down[rest]
         faces = self.facing[rest] if self.facing is not None else np.full(len(rest), 5)
         stacks, out = stacked(boxes, down), []
-        groups = pieces_of(boxes, down.astype(int), self.config)
+        groups = [
+            part
+            for group in pieces_of(boxes, down.astype(int), self.config)
+            for part in _by_axis(group, boxes, faces, self.config)
+        ]
         for group in groups:
             tiles = tuple(sorted(rest[k] for k in group))
-            out.append(Piece(name_of(group, boxes, down, faces, self.config, stacks), tiles))
+            out.append(Piece(name_of(group, boxes, down, self.config, stacks), tiles))
         return _walls_inside(out, groups, boxes, down)
+
+
+def _by_axis(
+    group: list[int], boxes: np.ndarray, faces: np.ndarray, config: RegionsConfig
+) -> list[list[int]]:
+    """A group larger than a meld split where its tiles face different ways (`along_axis`):
+    ponds that touch at the table's centre each face their own player; a meld keeps its
+    claimed tile lying across it."""
+    if len(group) <= 4:
+        return [group]
+    axes = along_axis(faces[group])
+    if len(set(axes.tolist())) <= 1:
+        return [group]
+    return [[group[k] for k in part] for part in pieces_of(boxes[group], axes, config)]
 
 
 def _walls_inside(
@@ -200,30 +218,41 @@ def stacked(boxes: np.ndarray, down: np.ndarray) -> np.ndarray:
     return out
 
 
-def _longest_row(boxes: np.ndarray, across_x: bool = False) -> int:
-    """Tiles in the longest run of a piece: centres within half a tile of one line, the
-    line horizontal in the photo, or vertical (`across_x`) for tiles facing left or right
-    (the players at the camera's sides)."""
-    axis = 0 if across_x else 1
-    centre = (boxes[:, axis] + boxes[:, axis + 2]) / 2
-    extent = np.median(boxes[:, axis + 2] - boxes[:, axis])
-    return int(max(np.sum(np.abs(centre - c) < 0.5 * extent) for c in centre))
+def _row_direction(centre: np.ndarray) -> np.ndarray:
+    """The unit direction a piece's rows run in: tiles in a row lie nearer one another than
+    the rows do, so it is the mean direction (either way round) from each tile to its
+    nearest neighbour, however the photo is turned."""
+    gaps = centre[None] - centre[:, None]
+    dist = np.hypot(gaps[..., 0], gaps[..., 1])
+    np.fill_diagonal(dist, np.inf)
+    step = gaps[np.arange(len(centre)), dist.argmin(axis=1)]
+    twice = 2 * np.arctan2(step[:, 1], step[:, 0])  # a step and its reverse alike
+    angle = np.arctan2(np.sin(twice).sum(), np.cos(twice).sum()) / 2
+    return np.array([np.cos(angle), np.sin(angle)])
+
+
+def _longest_row(boxes: np.ndarray) -> int:
+    """Tiles in the longest run of a piece: centres within half a tile of one line along its
+    rows (`_row_direction`), a pond's rows of six or a hand's one long row."""
+    centre = np.stack([boxes[:, 0] + boxes[:, 2], boxes[:, 1] + boxes[:, 3]], axis=1) / 2
+    if len(centre) < 3:
+        return len(centre)
+    along = _row_direction(centre)
+    normal = np.array([-along[1], along[0]])
+    size = np.abs(normal) @ np.stack([boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]])
+    offset = centre @ normal
+    return int(max(np.sum(np.abs(offset - o) < 0.5 * np.median(size)) for o in offset))
 
 
 def name_of(
-    tiles: list[int],
-    boxes: np.ndarray,
-    down: np.ndarray,
-    facing_: np.ndarray,
-    config: RegionsConfig,
-    stacks: np.ndarray,
+    tiles: list[int], boxes: np.ndarray, down: np.ndarray, config: RegionsConfig, stacks: np.ndarray
 ) -> str:
     """What a group that is not the hand is: a wall (backs in stacks, `stacked`), a hand
     seen from behind, or face up a meld, a pond or a hand pushed over."""
     idx = np.array(tiles)
     if down[idx].mean() >= config.backs_share:
         return "wall" if stacks[idx].mean() >= config.stacked_share else "other_hand"
-    return face_up_kind(tiles, boxes, facing_, config)
+    return face_up_kind(tiles, boxes, config)
 
 
 def kind_of(
@@ -239,17 +268,14 @@ def kind_of(
     idx = np.array(tiles)
     if down[idx].mean() < config.backs_share and upright[idx].mean() > 0.5:
         return "hand"
-    return name_of(tiles, boxes, down, np.full(len(boxes), 0), config, stacks)
+    return name_of(tiles, boxes, down, config, stacks)
 
 
-def face_up_kind(
-    tiles: list[int], boxes: np.ndarray, facing_: np.ndarray, config: RegionsConfig
-) -> str:
+def face_up_kind(tiles: list[int], boxes: np.ndarray, config: RegionsConfig) -> str:
     """A face-up group that is not the hand: a hand pushed over in a row longer than a pond's
-    (along the way its tiles face), else a meld of three or four, a pond, a stray tile."""
+    (`_longest_row`), else a meld of three or four, a pond, a stray tile."""
     idx = np.array(tiles)
-    sideways = bool(np.isin(facing_[idx], (1, 3)).mean() > 0.5)
-    if _longest_row(boxes[idx], across_x=sideways) > config.pond_row:
+    if _longest_row(boxes[idx]) > config.pond_row:
         return "other_hand"
     if len(tiles) in (3, 4):
         return "other_meld"

@@ -269,10 +269,9 @@ def test_the_second_classifier_settles_only_unsure_tiles(
     assert sure.chosen == "2m" and asked == []
 
 
-def test_the_second_look_later_reads_as_the_whole_reading_does() -> None:
-    """A table's faces are read without the second look and the hand's tiles get it later
-    (`look_again`): those tiles then read as one whole reading reads them, and no other
-    tile changes."""
+def test_the_whole_reading_later_reads_as_at_once() -> None:
+    """A table's tiles are glanced at and the hand's read whole later (`look_again`): those
+    tiles then read as one whole reading reads them, and no other tile changes."""
     from datasets import render
     from datasets.render import label_box
     from vision.classify import Classifier
@@ -282,7 +281,7 @@ def test_the_second_look_later_reads_as_the_whole_reading_does() -> None:
     detections = [Detection(tuple(float(v) for v in b), 0.9) for b in boxes]
     classifier = Classifier()
     whole = classifier(scene.image, detections)
-    first = classifier.read(scene.image, detections, again=False)
+    first = classifier.glance(scene.image, detections)
     every = list(range(len(detections)))
     later = classifier.look_again(scene.image, first, every)
     assert [r.chosen for r in later] == [r.chosen for r in whole]

@@ -174,7 +174,7 @@ class _Counting:
     tiles each reading was asked for."""
 
     def __init__(self) -> None:
-        self.full: list[tuple[int, bool]] = []
+        self.full: list[int] = []
         self.again: list[list[int]] = []
 
     def _read(self, detections):
@@ -187,10 +187,7 @@ class _Counting:
         return [replace_chosen(r) for r in self._read(detections)]
 
     def __call__(self, image, detections):
-        return self.read(image, detections)
-
-    def read(self, image, detections, again=True):
-        self.full.append((len(detections), again))
+        self.full.append(len(detections))
         return [replace_chosen(r) for r in self._read(detections)]
 
     def look_again(self, image, reads, which):
@@ -206,25 +203,25 @@ def replace_chosen(read: TileRead) -> TileRead:
     return replace(read, chosen=CODES[int(np.argmax(read.probs))])
 
 
-def test_a_whole_table_reads_only_its_faces_with_every_view() -> None:
-    """A photo of more tiles than a hand lays down is glanced at; only the faces get the full
-    reading (a back is told at a glance), and a hand's photo is read as before."""
+def test_a_whole_table_is_glanced_at_first() -> None:
+    """A photo of more tiles than a hand lays down is glanced at (a back is told at a glance;
+    the whole reading waits for where the hand may lie), a hand's photo read whole."""
     from vision.pipeline import read_faces
 
     wide = [Detection((50.0 * i, 0.0, 50.0 * i + 40, 30.0), 0.9) for i in range(12)]
     tall = [Detection((50.0 * i, 100.0, 50.0 * i + 30, 140.0), 0.9) for i in range(20)]
     reader = _Counting()
     reads = read_faces(reader, np.zeros((8, 8, 3), np.uint8), wide + tall)
-    assert reader.full == [(20, False)] and [r.chosen for r in reads[:12]] == ["back"] * 12
+    assert reader.full == [] and [r.chosen for r in reads[:12]] == ["back"] * 12
     reader = _Counting()
     read_faces(reader, np.zeros((8, 8, 3), np.uint8), tall)
-    assert reader.full == [(20, True)]
+    assert reader.full == [20]
 
 
 def test_only_where_the_hand_may_lie_is_looked_at_again(tables) -> None:
-    """A whole table's unsure faces get the second look in the hand's candidates, up to the
-    first that reads as a hand, and then where the other copies of its winning tile may
-    lie (they decide 和绝张); no back, and no tile twice."""
+    """A whole table's faces are read whole in the hand's candidates, up to the first that
+    reads as a hand, and then where the other copies of its winning tile may lie (they
+    decide 和绝张); no back, and no tile twice."""
     from vision.pipeline import hand_looked_again
 
     for meta in tables[:3]:
@@ -311,3 +308,53 @@ def test_the_players_own_pond_in_front_of_the_hand_stays_out() -> None:
     ]
     regions = find_regions(reads)
     assert regions.candidates[0] == tuple(range(14))
+
+
+def _turned(boxes: list[tuple[float, float, float, float]], degrees: float) -> np.ndarray:
+    """Boxes of tiles whose centres are turned about the origin (the tiles' boxes kept)."""
+    t = np.radians(degrees)
+    out = []
+    for x1, y1, x2, y2 in boxes:
+        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+        nx, ny = cx * np.cos(t) - cy * np.sin(t), cx * np.sin(t) + cy * np.cos(t)
+        out.append((nx - (x2 - x1) / 2, ny - (y2 - y1) / 2, nx + (x2 - x1) / 2, ny + (y2 - y1) / 2))
+    return np.array(out)
+
+
+@pytest.mark.parametrize("degrees", [0.0, 8.0, -12.0, 90.0])
+def test_a_pond_is_told_from_a_hand_pushed_over_however_the_photo_is_turned(degrees) -> None:
+    """A pond of six and four (rows overlapping as lying tiles show their sides) is a pond, a
+    row of thirteen a hand pushed over, whichever way the camera was rolled."""
+    from vision.config import RegionsConfig
+    from vision.regions import face_up_kind
+
+    pond = [(50.0 * x, 61.0 * y, 50.0 * x + 49, 61.0 * y + 68) for y in range(2) for x in range(6)]
+    pond = pond[:10]
+    row = [(50.0 * x, 0.0, 50.0 * x + 49, 68.0) for x in range(13)]
+    cfg = RegionsConfig()
+    assert face_up_kind(list(range(10)), _turned(pond, degrees), cfg) == "discards"
+    assert face_up_kind(list(range(13)), _turned(row, degrees), cfg) == "other_hand"
+
+
+def test_ponds_touching_at_the_centre_are_each_a_pond() -> None:
+    """Two ponds that touch, each facing its own player, are two ponds (their tiles count for
+    和绝张), not one long row read as a hand pushed over."""
+    mine = [
+        (60.0 + 42 * x, 300.0 + 56 * y, 100.0 + 42 * x, 354.0 + 56 * y)
+        for y in range(2)
+        for x in range(6)
+    ]
+    right = [
+        (314.0 + 56 * y, 40.0 + 42 * x, 368.0 + 56 * y, 80.0 + 42 * x)
+        for y in range(2)
+        for x in range(6)
+    ]
+    reads = [
+        TileRead(Detection(b, 0.9), np.eye(43)[k % 27], up=(0.0, -1.0)) for k, b in enumerate(mine)
+    ]
+    reads += [
+        TileRead(Detection(b, 0.9), np.eye(43)[k % 27], up=(-1.0, 0.0)) for k, b in enumerate(right)
+    ]
+    every = (Piece("stray", tuple(range(24))),)
+    regions = Regions(every, (), _boxes_of(reads), np.zeros(24, bool), facing_of(reads))
+    assert sorted(p.kind for p in regions.ignored(())) == ["discards", "discards"]
