@@ -189,8 +189,9 @@ class RegionsConfig:
     stacked_share: float = 0.25
     #: the most tiles in one row of a discard pond
     pond_row: int = 6
-    #: how many candidates are read before the nearest is taken without a hand
-    tries: int = 4
+    #: how many candidates are read before the nearest is taken without a hand (on
+    #: rendered tables the hand is the first or the second)
+    tries: int = 3
 
 
 @dataclass(frozen=True)

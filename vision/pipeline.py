@@ -469,7 +469,8 @@ def read_tiles(
         if turned is not None:  # the turned part's corners show no photo, only its fill
             more = [r for r in more if turned.shows(r.detection.box)]
         reads = reads + more
-    reads = hand_looked_again(classifier, work, look_closer(work, reads, orienter, stacker), config)
+    reads = look_closer(work, reads, orienter, stacker, config)
+    reads = hand_looked_again(classifier, work, reads, config)
 
     def to_photo(box: Box) -> Box:
         x1, y1, x2, y2 = box if turned is None else turned.box_back(box)
@@ -483,17 +484,21 @@ def look_closer(
     reads: list[TileRead],
     orienter: OrienterFn | None = None,
     stacker: StackerFn | None = None,
+    config: VisionConfig = DEFAULT,
 ) -> list[TileRead]:
     """The reads with which way each face points (`up`) and how likely a tile lies on it
-    (`stacked`), from the models given."""
+    (`stacked`), from the models given. Among a whole table's many tiles only the faces
+    are oriented: a back points nowhere (its `up` stays None)."""
     if not reads:
         return reads
     detections = [r.detection for r in reads]
     if orienter is not None:
-        ups = orienter(image, detections)
-        reads = [
-            replace(r, up=(float(up[0]), float(up[1]))) for r, up in zip(reads, ups, strict=True)
-        ]
+        many = len(reads) > config.regions.hand_most
+        faces = [i for i, r in enumerate(reads) if not (many and r.chosen == BACK)]
+        ups = orienter(image, [detections[i] for i in faces]) if faces else []
+        reads = list(reads)
+        for i, up in zip(faces, ups, strict=True):
+            reads[i] = replace(reads[i], up=(float(up[0]), float(up[1])))
     if stacker is not None:
         stacked = stacker(image, detections)
         reads = [replace(r, stacked=float(p)) for r, p in zip(reads, stacked, strict=True)]
