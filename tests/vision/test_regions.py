@@ -358,3 +358,23 @@ def test_ponds_touching_at_the_centre_are_each_a_pond() -> None:
     every = (Piece("stray", tuple(range(24))),)
     regions = Regions(every, (), _boxes_of(reads), np.zeros(24, bool), facing_of(reads))
     assert sorted(p.kind for p in regions.ignored(())) == ["discards", "discards"]
+
+
+def test_among_a_tables_tiles_only_the_faces_are_oriented() -> None:
+    """A back points nowhere: among a whole table's tiles only the faces are given to the
+    orienter; every tile of a hand's photo still is."""
+    from vision.pipeline import look_closer
+
+    asked = []
+
+    def orienter(image, detections):
+        asked.append(len(detections))
+        return np.tile([0.0, -1.0], (len(detections), 1))
+
+    backs = [TileRead(d, np.eye(43)[42], chosen="back") for d in _row(12, 30)]
+    faces = [TileRead(d, np.eye(43)[0], chosen="1m") for d in _row(18, 30, 100)]
+    reads = look_closer(np.zeros((8, 8, 3), np.uint8), backs + faces, orienter)
+    assert asked == [18] and all(r.up is None for r in reads[:12])
+    assert all(r.up == (0.0, -1.0) for r in reads[12:])
+    look_closer(np.zeros((8, 8, 3), np.uint8), backs[:4] + faces[:10], orienter)
+    assert asked == [18, 14]
