@@ -15,6 +15,7 @@ import pytest
 
 from datasets import render
 from datasets.render import label_box
+from datasets.scene.tablescene import OTHER_GROUPS
 from scorer.notation import parse_hand
 from scorer.tiles import CODES, INDEX
 from vision.pipeline import NO_HAND_AMONG, assemble, fourth_tile_seen, pick_hand, result_json
@@ -288,7 +289,7 @@ def test_a_hand_row_is_one_piece_whichever_way_its_dots_read(tables) -> None:
         reads, labels = _reads(meta)
         flipped = [
             TileRead(r.detection, r.probs, up=(-r.up[0], -r.up[1]))
-            if t["group"] == "hand" and t["code"].endswith("p") and r.up is not None
+            if t["group"] not in OTHER_GROUPS and t["code"].endswith("p") and r.up is not None
             else r
             for r, t in zip(reads, labels, strict=True)
         ]
