@@ -189,6 +189,9 @@ class RegionsConfig:
     stacked_share: float = 0.25
     #: the most tiles in one row of a discard pond
     pond_row: int = 6
+    #: a photo of more tiles than `hand_most` with at least this many backs is a whole
+    #: table (its walls): only the hand's candidates are read with every view
+    table_backs: int = 16
     #: how many candidates are read before the nearest is taken without a hand (on
     #: rendered tables the hand is the first or the second)
     tries: int = 3

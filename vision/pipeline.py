@@ -93,12 +93,25 @@ def read_faces(
     detections: list[Detection],
     config: VisionConfig = DEFAULT,
 ) -> list[TileRead]:
-    """Every detection read. A photo of more tiles than a hand lays down (a whole table,
-    half of it walls and hands seen from behind) is only glanced at: a back is told at a
-    glance, and the whole reading waits for where the hand may lie (`hand_looked_again`)."""
+    """Every detection read. A photo of more tiles than a hand lays down is glanced at first:
+    a back is told at a glance. Its faces are then read whole, unless it shows a whole
+    table (`_table`): there the whole reading waits for where the hand may lie
+    (`hand_looked_again`)."""
     if not _many(classifier, detections, config):
         return classifier(image, detections)
-    return classifier.glance(image, detections)
+    reads = classifier.glance(image, detections)
+    if _table(reads, config):
+        return reads
+    faces = [i for i, r in enumerate(reads) if r.chosen != BACK]
+    for i, read in zip(faces, classifier(image, [detections[i] for i in faces]), strict=True):
+        reads[i] = read
+    return reads
+
+
+def _table(reads: list[TileRead], config: VisionConfig) -> bool:
+    """Whether many tiles are a whole table: walls and hands seen from behind show many
+    backs (`RegionsConfig.table_backs`); a posed photo of several hands hardly any."""
+    return sum(r.chosen == BACK for r in reads) >= config.regions.table_backs
 
 
 def _many(
@@ -120,7 +133,7 @@ def hand_looked_again(
     the first that reads as a complete hand, and then the faces elsewhere that may be its
     winning tile (they decide 和绝张); the other tiles keep the glance. A photo of one
     hand was read whole already."""
-    if not _many(classifier, reads, config):
+    if not _many(classifier, reads, config) or not _table(reads, config):
         return reads
     looked: set[int] = set()
     for candidate in find_regions(reads, config.regions).candidates:
