@@ -117,7 +117,7 @@ def _table(reads: list[TileRead], config: VisionConfig) -> bool:
 def _many(
     classifier: TileReader | ClassifierFn, tiles: list, config: VisionConfig
 ) -> TypeGuard[TileReader]:
-    """Whether a photo is read as a whole table: more tiles than a hand lays down, and a
+    """Whether a photo is glanced at first: more tiles than a hand lays down, and a
     classifier that glances."""
     return len(tiles) > config.regions.hand_most and isinstance(classifier, TileReader)
 
