@@ -307,7 +307,7 @@ class Classifier:
     def glance(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]:
         """A quick reading of each detection: the first model on the box alone. Among the
         many tiles of a whole table it tells the backs (walls, hands seen from behind) from
-        the faces, which are then read with every view."""
+        the faces; those where the hand may lie are then read whole (`look_again`)."""
         from scorer.tiles import CODES
 
         image = check_image(image)

@@ -37,8 +37,7 @@ class DetectConfig:
     #: a photo that may be a whole table (the smallest tenth, `table_small`, of the tiles
     #: found at the usual input under `small_tile`) is looked at `table_input` px wide by
     #: the detector trained on whole tables, and taken as one when that look finds more
-    #: than `table_tiles` (more than a hand lays down); it saw tables at that input
-    table_tiles: int = 26
+    #: tiles than a hand lays down (`RegionsConfig.hand_most`); it saw tables at that input
     table_small: float = 0.1
     table_input: int = 1280
     #: tiles small at the input but spread over the whole photo are looked at again with

@@ -150,6 +150,7 @@ class Detector:
         self.session = open_session(path, "detector")
         self.input_name = self.session.get_inputs()[0].name
         self.config = config.detect
+        self.hand_most = config.regions.hand_most  # more tiles found: a whole table
         table = Path(table_model) if table_model is not None else None
         self.table_session = (
             open_session(table, "detector") if table is not None and table.is_file() else None
@@ -236,13 +237,13 @@ class Detector:
         self, image: np.ndarray, found: list[Detection], threshold: float | None
     ) -> list[Detection] | None:
         """The tiles of a whole table as the table detector finds them, or None when the
-        photo is not one (see `DetectConfig.table_tiles`): walls, standing hands and far
+        photo is not one (see `DetectConfig.table_small`): walls, standing hands and far
         ponds are small and only that detector, at its larger input, finds them."""
         size = table_input(found, image.shape[:2], self.config)
         if self.table_session is None or size is None:
             return None
         table = self._look(image, threshold, size, self.table_session)
-        return table if len(table) > self.config.table_tiles else None
+        return table if len(table) > self.hand_most else None
 
     def _one_tile(
         self, image: np.ndarray, found: list[Detection], threshold: float | None
@@ -371,7 +372,12 @@ def zoom_region(
 
 def _short_at_input(boxes: np.ndarray, shape: tuple[int, int]) -> float:
     """The boxes' median short side as the model sees the photo, at its usual input."""
-    return float(np.median(np.min(boxes[:, 2:] - boxes[:, :2], axis=1))) * INFER_SIZE / max(shape)
+    return float(np.median(_shorts_at_input(boxes, shape)))
+
+
+def _shorts_at_input(boxes: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """Each box's short side as the model sees the photo, at its usual input."""
+    return np.min(boxes[:, 2:] - boxes[:, :2], axis=1) * INFER_SIZE / max(shape)
 
 
 def table_input(
@@ -388,8 +394,7 @@ def table_input(
     size = min(config.table_input, max(shape))
     if not found or size < config.min_zoom * INFER_SIZE:
         return None
-    boxes = np.array([d.box for d in found], np.float64)
-    short = np.min(boxes[:, 2:] - boxes[:, :2], axis=1) * INFER_SIZE / max(shape)
+    short = _shorts_at_input(np.array([d.box for d in found], np.float64), shape)
     small = float(np.quantile(short, config.table_small)) < config.small_tile
     return size if small else None
 

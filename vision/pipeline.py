@@ -152,7 +152,12 @@ def hand_looked_again(
 
 def _may_be(read: TileRead, tile: int, top: int = 5) -> bool:
     """Whether `tile` is among the read's `top` likeliest."""
-    return tile in np.argsort(-np.asarray(read.probs))[:top].tolist()
+    return tile in _likeliest(read, top)
+
+
+def _likeliest(read: TileRead, n: int) -> list[int]:
+    """The read's `n` likeliest tiles (indices into CODES), likeliest first."""
+    return np.argsort(-np.asarray(read.probs))[:n].tolist()
 
 
 def as_finder(detector: TileFinder | DetectorFn) -> TileFinder:
@@ -360,8 +365,7 @@ def _ignored_json(read: TileRead) -> dict[str, Any]:
 
 def _alternatives(read: TileRead) -> list[dict[str, Any]]:
     """The three likeliest tiles and their probabilities."""
-    order = np.argsort(-np.asarray(read.probs))[:3]
-    return [{"tile": CODES[int(k)], "p": round(float(read.probs[k]), 4)} for k in order]
+    return [{"tile": CODES[k], "p": round(float(read.probs[k]), 4)} for k in _likeliest(read, 3)]
 
 
 def _up_json(read: TileRead) -> list[float] | None:
@@ -476,7 +480,7 @@ def read_tiles(
     reads = read_faces(classifier, work, detections, config) if detections else []
     if len(reads) != len(detections):
         raise ModelError("model_mismatch")
-    if reads:  # a concealed kong's back found too faintly (among a table's, told at a glance)
+    if reads:  # a concealed kong's back found too faintly (among many tiles, told at a glance)
         classify = classifier.glance if _many(classifier, reads, config) else classifier
         more = faint_backs(work, reads, finder.faint, classify, config)
         if turned is not None:  # the turned part's corners show no photo, only its fill

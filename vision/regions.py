@@ -304,7 +304,9 @@ class Extent:
         return cls(b[:, 0].min(), b[:, 1].min(), b[:, 2].max(), b[:, 3].max(), size)
 
 
-def _reach(joined: list[tuple[Extent, int]], b: Extent, size: float, config: RegionsConfig):
+def _reach(
+    joined: list[tuple[Extent, int]], b: Extent, size: float, config: RegionsConfig
+) -> int | None:
     """How a piece (`b`) joins a laid-down hand whose pieces so far are `joined` (each with
     its depth: 0 the seed's row, 1 a row in front of or behind it), or None: along a
     joined piece's row within a few tiles (its depth), or just in front of or behind a
@@ -343,17 +345,18 @@ def _grow(seed: Piece, pieces: list[Piece], boxes: np.ndarray, config: RegionsCo
     first = Extent.of(seed.tiles, boxes)
     members, joined = list(seed.tiles), [(first, 0)]
     rest = [
-        (p, Extent.of(p.tiles, boxes), _deepest(p))
+        (p, Extent.of(p.tiles, boxes), most)
         for p in pieces
-        if p is not seed and _deepest(p) is not None
+        if p is not seed and (most := _deepest(p)) is not None
     ]
     grown = True
     while grown:
         grown = False
         for k, (p, e, most) in enumerate(rest):
-            depth = None if p is None else _reach(joined, e, first.size, config)
-            fits = p is not None and len(members) + len(p.tiles) <= config.hand_most
-            if fits and depth is not None and depth <= most:
+            if p is None or len(members) + len(p.tiles) > config.hand_most:
+                continue  # joined already, or too many tiles for the hand
+            depth = _reach(joined, e, first.size, config)
+            if depth is not None and depth <= most:
                 members += p.tiles
                 joined.append((e, depth))
                 rest[k] = (None, e, most)
