@@ -17,6 +17,7 @@ from vision.classify import (
     SECOND_MODEL,
     Classifier,
     cut,
+    trained_model,
     turned_cut,
 )  # fmt: skip
 from vision.config import TILE_ASPECT
@@ -109,6 +110,26 @@ def test_reads_labelled_tiles_of_real_hand_photos(classifier: Classifier) -> Non
             total += 1
             right += r.chosen == code
     assert right / total >= 0.9
+
+
+@pytest.mark.dataset
+@pytest.mark.parametrize("model", [DEFAULT_MODEL, FONTS_MODEL, SECOND_MODEL, SECOND_FONTS_MODEL])
+def test_each_int8_classifier_reads_as_the_model_it_was_quantized_from(model) -> None:
+    """The reader runs int8 classifiers for speed (`datasets.quantize`); each must name the
+    tiles of real photos as its float32 training master does, but for a few crops."""
+    if not (default_root() / "valid").is_dir():
+        pytest.skip("cmd-v4 not found at ../shared/datasets (set MCR_DATASETS)")
+    assert model.name.endswith("_int8.onnx") and trained_model(model).is_file()
+    crops = []
+    for s in load_split("valid")[:40]:
+        img = cv2.imread(str(s.image_path))
+        h, w = img.shape[:2]
+        crops += [cut(img, (b[0] * w, b[1] * h, b[2] * w, b[3] * h)) for b in s.boxes]
+    crops = np.stack(crops)
+    quantized = Classifier(model, second_model=None).probs(crops).argmax(axis=1)
+    master = Classifier(trained_model(model), second_model=None).probs(crops).argmax(axis=1)
+    assert len(crops) > 500
+    assert (quantized == master).mean() >= 0.99
 
 
 def _surer_when_red_on_top(crops: np.ndarray) -> np.ndarray:
