@@ -10,7 +10,9 @@ in view, as every tile partly hidden: `datasets.render.label_box`) and is
 also shown apart. The winner's hand is exact when it reads as the rendered one
 (the same melds, concealed tiles, winning tile and number of flowers, in any
 order: `bench.bench_heldout.read_right`), and right also where a kong lying
-face down is marked to be named and the rest exact; 和绝张 is right when `fourth_tile_seen` equals the scene's
+face down is marked to be named and the rest exact; both are also counted over
+the scenes whose hand lies wholly in the photo (no tile of it cut by the
+photo's edge). 和绝张 is right when `fourth_tile_seen` equals the scene's
 count of the winning tile's other copies shown face up.
 
 `--detector-only` measures the detector alone at each input size of
@@ -159,14 +161,50 @@ def detector_only(scenes: list[tuple[Path, dict]], sizes: list[int], model: Path
         print("\n".join(by_size.rows()))
 
 
+def _hand_in_view(meta: dict) -> bool:
+    """Whether every tile of the winner's hand lies wholly inside the photo: a tile the
+    photo's edge cuts (`partial`) may not be readable at all."""
+    return not any(t.get("partial") for t in meta["tiles"] if _group_of(t) == "winner's hand")
+
+
+class Hands:
+    """The winner's hand: exact, right (a face-down kong marked to be named), also counted
+    over the scenes whose hand lies wholly in the photo."""
+
+    def __init__(self) -> None:
+        self.count: Counter = Counter()
+        self.misses: Counter = Counter()
+
+    def add(self, out: dict, meta: dict) -> None:
+        from bench.bench_heldout import read_right
+
+        exact, right = read_right(out, meta)
+        inside = _hand_in_view(meta)
+        self.count.update(
+            {"scenes": 1, "exact": exact, "right": right, "inside": inside,
+             "inside exact": exact and inside, "inside right": right and inside}
+        )  # fmt: skip
+        if not right:
+            self.misses[meta["style"]] += 1
+
+    def rows(self) -> list[str]:
+        c, n, k = self.count, self.count["scenes"], self.count["inside"]
+        share = lambda a, b: f"{a}/{b} ({a / max(1, b):.3f})"  # noqa: E731
+        return [
+            f"winner's hand exact: {share(c['exact'], n)}",
+            f"winner's hand right (a kong lying face down marked to be named): "
+            f"{share(c['right'], n)}; missed by style {dict(self.misses)}",
+            f"  where the hand lies wholly in the photo: exact {share(c['inside exact'], k)}, "
+            f"right {share(c['inside right'], k)}",
+        ]
+
+
 def whole(scenes: list[tuple[Path, dict]]) -> None:
     """The whole reader: tiles found and named, the winner's hand, 和绝张."""
-    from bench.bench_heldout import read_right
     from vision.pipeline import recognize_image
 
-    tiles, kinds_right, kinds_total = Tally(), 0, 0
-    hands, hands_right, fourth_right, fourth_total, seconds = 0, 0, 0, 0, []
-    misses: Counter = Counter()
+    tiles, hands, kinds_right, kinds_total = Tally(), Hands(), 0, 0
+    fourth_right, fourth_total, seconds = 0, 0, []
     for path, meta in scenes:
         image = cv2.imread(str(path))
         started = time.perf_counter()
@@ -179,26 +217,17 @@ def whole(scenes: list[tuple[Path, dict]]) -> None:
         for ti, fi in pairs:
             kinds_total += 1
             kinds_right += labels[ti]["code"] == found[fi]["tile"]
-        exact, right = read_right(out, meta)
-        hands += exact
-        hands_right += right
-        if not right:
-            misses[meta["style"]] += 1
+        hands.add(out, meta)
         if meta.get("fourth_tile") is not None:
             fourth_total += 1
             fourth_right += out.get("fourth_tile_seen") is meta["fourth_tile"]
-    n = len(scenes)
-    print(f"{n} scenes")
+    print(f"{len(scenes)} scenes")
     print(f"tiles found: recall {tiles.recall():.3f}, precision {tiles.precision():.3f}")
     print("\n".join(tiles.rows()))
     print(
         f"kinds named right: {kinds_right}/{kinds_total} ({kinds_right / max(1, kinds_total):.3f})"
     )
-    print(f"winner's hand exact: {hands}/{n} ({hands / max(1, n):.3f})")
-    print(
-        f"winner's hand right (a kong lying face down marked to be named): {hands_right}/{n} "
-        f"({hands_right / max(1, n):.3f}); missed by style {dict(misses)}"
-    )
+    print("\n".join(hands.rows()))
     print(f"和绝张 right: {fourth_right}/{fourth_total}")
     print(f"seconds a photo: median {np.median(seconds):.2f}, max {max(seconds):.2f}")
 
