@@ -282,3 +282,32 @@ def test_a_blind_squeeze_must_find_clearly_more() -> None:
     looks = _Looks(lambda h: plain if h == 400 else _row_of(2, 20, 27, 0.95))
     found, stretch = looks.look(np.zeros((400, 400, 3), np.uint8))
     assert found == plain and stretch == (1.0, 1.0)
+
+
+class _Counting:
+    """A session wrapper counting the network's runs."""
+
+    def __init__(self, session) -> None:
+        self.session, self.runs = session, 0
+
+    def run(self, names, feeds):
+        self.runs += 1
+        return self.session.run(names, feeds)
+
+
+def test_the_faint_look_reuses_the_look_at_the_same_photo() -> None:
+    """The faint look (a concealed kong's backs found too faintly) decodes the runs the
+    look made, at a lower floor: it costs no second run and finds what a fresh detector
+    finds; another photo is run afresh."""
+    img, _ = _drawn_row()
+    detector = Detector()
+    counting = _Counting(detector.session)
+    detector.session = counting
+    found = detector(img)
+    runs = counting.runs
+    faint = detector.faint(img, 0.2)
+    assert counting.runs == runs > 0
+    fresh = Detector()
+    assert faint == fresh.faint(img, 0.2) and found == fresh(img)
+    detector(cv2.flip(img, 1))
+    assert counting.runs > runs
