@@ -127,19 +127,22 @@ def hand_looked_again(
     image: np.ndarray,
     reads: list[TileRead],
     config: VisionConfig = DEFAULT,
+    readings: HandReadings | None = None,
 ) -> list[TileRead]:
     """A whole table's glanced reads with the tiles where the hand may lie read whole (every
     view, the second look where unsure): each candidate's (`find_regions`) in turn, up to
     the first that reads as a complete hand, and then the faces elsewhere that may be its
     winning tile (they decide 和绝张); the other tiles keep the glance. A photo of one
-    hand was read whole already."""
+    hand was read whole already. `readings` keeps the candidates' readings for
+    `pick_hand`."""
     if not _many(classifier, reads, config) or not _table(reads, config):
         return reads
+    readings = readings or HandReadings(config)
     looked: set[int] = set()
     for candidate in find_regions(reads, config.regions).candidates:
         reads = classifier.look_again(image, reads, sorted(set(candidate) - looked))
         looked |= set(candidate)
-        hand = read_hand([reads[i] for i in candidate], config)[2].hand
+        hand = readings([reads[i] for i in candidate])[2].hand
         if hand is not None:
             copies = [
                 i
@@ -315,13 +318,18 @@ NO_TILES = note("no_tiles")
 
 
 def pick_hand(
-    reads: list[TileRead], regions: Regions, config: VisionConfig = DEFAULT
+    reads: list[TileRead],
+    regions: Regions,
+    config: VisionConfig = DEFAULT,
+    readings: HandReadings | None = None,
 ) -> tuple[tuple[int, ...], tuple[list[TileRead], Layout, Decoded]]:
     """The first candidate (nearest the camera first) that reads as a complete hand, else
-    the nearest: its tile indices and its reading (`read_hand`)."""
+    the nearest: its tile indices and its reading (`read_hand`; `readings` holds those
+    read before)."""
+    readings = readings or HandReadings(config)
     first = None
     for candidate in regions.candidates:
-        reading = read_hand([reads[i] for i in candidate], config)
+        reading = readings([reads[i] for i in candidate])
         if reading[2].hand is not None:
             return candidate, reading
         first = first or (candidate, reading)
@@ -424,6 +432,26 @@ def read_hand(
     return best[1], best[2], best[3]
 
 
+class HandReadings:
+    """`read_hand` of a photo's groups of tiles, each group read once: a whole table's
+    candidates are read while its tiles are looked at again (`hand_looked_again`) and
+    asked for again when the hand is picked (`pick_hand`). A group counts as read when
+    it holds the very same reads (stages make new reads, never edit them)."""
+
+    def __init__(self, config: VisionConfig = DEFAULT) -> None:
+        self.config = config
+        self._kept: dict[tuple[int, ...], tuple[list[TileRead], tuple]] = {}
+
+    def __call__(self, reads: list[TileRead]) -> tuple[list[TileRead], Layout, Decoded]:
+        key = tuple(id(r) for r in reads)
+        kept = self._kept.get(key)
+        if kept is not None and all(a is b for a, b in zip(kept[0], reads, strict=True)):
+            return kept[1]
+        reading = read_hand(reads, self.config)
+        self._kept[key] = (list(reads), reading)  # the reads kept alive: their ids stay theirs
+        return reading
+
+
 def _settled(layout: Layout, decoded: Decoded) -> bool:
     """Whether a reading stands without a second look: it gives a hand (or the rest of one)
     and nothing in it was in doubt, besides a hand laid out with no tile set apart."""
@@ -460,9 +488,11 @@ def read_tiles(
     orienter: OrienterFn | None = None,
     stacker: StackerFn | None = None,
     config: VisionConfig = DEFAULT,
+    readings: HandReadings | None = None,
 ) -> tuple[list[TileRead], Callable[[Box], Box]]:
     """Find and read every tile of a photo: the reads, their boxes in the pixels the models
-    read them in, and the map from those pixels to the photo's.
+    read them in, and the map from those pixels to the photo's (`readings` keeps the
+    hand's candidates read on the way, `hand_looked_again`).
 
     A stretched photo is read squeezed back (`vision.detect.unstretch`),
     one whose rows run near its diagonal turned square to them
@@ -487,7 +517,7 @@ def read_tiles(
             more = [r for r in more if turned.shows(r.detection.box)]
         reads = reads + more
     reads = look_closer(work, reads, orienter, stacker, config)
-    reads = hand_looked_again(classifier, work, reads, config)
+    reads = hand_looked_again(classifier, work, reads, config, readings)
 
     def to_photo(box: Box) -> Box:
         x1, y1, x2, y2 = box if turned is None else turned.box_back(box)
@@ -544,9 +574,10 @@ def recognize_image(
         orienter = orienter or default_orienter
         stacker = stacker or default_stacker
     started = time.perf_counter()
-    every, to_photo = read_tiles(image, detector, classifier, orienter, stacker, config)
+    readings = HandReadings(config)
+    every, to_photo = read_tiles(image, detector, classifier, orienter, stacker, config, readings)
     regions = find_regions(every, config.regions)
-    chosen, (reads, layout, decoded) = pick_hand(every, regions, config)
+    chosen, (reads, layout, decoded) = pick_hand(every, regions, config, readings)
     ignored = regions.ignored(chosen)
     every, reads = _in_photo(every, to_photo), _in_photo(reads, to_photo)
     size = image.shape[1::-1]

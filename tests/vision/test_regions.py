@@ -385,3 +385,25 @@ def test_among_a_tables_tiles_only_the_faces_are_oriented() -> None:
     assert all(r.up == (0.0, -1.0) for r in reads[12:])
     look_closer(np.zeros((8, 8, 3), np.uint8), backs[:4] + faces[:10], orienter)
     assert asked == [18, 14]
+
+
+def test_the_hand_picked_is_read_once_on_a_whole_table(tables, monkeypatch) -> None:
+    """The candidates read while the table is looked at again are not read again when the
+    hand is picked (`HandReadings`), unless a tile of them was read anew; the pick is the
+    same as reading afresh."""
+    import vision.pipeline as pipeline
+
+    reads, _ = _reads(tables[0])
+    regions = find_regions(reads)
+    fresh = pick_hand(reads, regions)
+    calls = []
+    real = pipeline.read_hand
+    monkeypatch.setattr(pipeline, "read_hand", lambda r, c: calls.append(r) or real(r, c))
+    readings = pipeline.HandReadings()
+    first = [reads[i] for i in regions.candidates[0]]
+    readings(first)
+    chosen, reading = pick_hand(reads, regions, readings=readings)
+    assert len(calls) == 1 and chosen == fresh[0] == regions.candidates[0]
+    assert reading[2].hand == fresh[1][2].hand
+    readings([TileRead(first[0].detection, first[0].probs, up=first[0].up)] + first[1:])
+    assert len(calls) == 2  # a tile read anew: the group is read again
