@@ -175,17 +175,18 @@ class Hands:
         self.count: Counter = Counter()
         self.misses: Counter = Counter()
 
-    def add(self, out: dict, meta: dict) -> None:
+    def add(self, out: dict, meta: dict) -> bool:
+        """Count the scene's reading; whether its hand reads right."""
         from bench.bench_heldout import read_right
 
         exact, right = read_right(out, meta)
         inside = _hand_in_view(meta)
-        self.count.update(
-            {"scenes": 1, "exact": exact, "right": right, "inside": inside,
-             "inside exact": exact and inside, "inside right": right and inside}
-        )  # fmt: skip
+        flags = {"scenes": True, "exact": exact, "right": right, "inside": inside,
+                 "inside exact": exact and inside, "inside right": right and inside}  # fmt: skip
+        self.count.update({k: int(v) for k, v in flags.items()})
         if not right:
             self.misses[meta["style"]] += 1
+        return right
 
     def rows(self) -> list[str]:
         c, n, k = self.count, self.count["scenes"], self.count["inside"]
@@ -204,7 +205,7 @@ def whole(scenes: list[tuple[Path, dict]]) -> None:
     from vision.pipeline import recognize_image
 
     tiles, hands, kinds_right, kinds_total = Tally(), Hands(), 0, 0
-    fourth_right, fourth_total, seconds = 0, 0, []
+    fourth_all, fourth_hand, seconds = Counter(), Counter(), []
     for path, meta in scenes:
         image = cv2.imread(str(path))
         started = time.perf_counter()
@@ -217,10 +218,14 @@ def whole(scenes: list[tuple[Path, dict]]) -> None:
         for ti, fi in pairs:
             kinds_total += 1
             kinds_right += labels[ti]["code"] == found[fi]["tile"]
-        hands.add(out, meta)
+        right = hands.add(out, meta)
         if meta.get("fourth_tile") is not None:
-            fourth_total += 1
-            fourth_right += out.get("fourth_tile_seen") is meta["fourth_tile"]
+            fourth = Counter(
+                scenes=1, right=int(out.get("fourth_tile_seen") is meta["fourth_tile"])
+            )
+            fourth_all.update(fourth)
+            if right:
+                fourth_hand.update(fourth)
     print(f"{len(scenes)} scenes")
     print(f"tiles found: recall {tiles.recall():.3f}, precision {tiles.precision():.3f}")
     print("\n".join(tiles.rows()))
@@ -228,7 +233,10 @@ def whole(scenes: list[tuple[Path, dict]]) -> None:
         f"kinds named right: {kinds_right}/{kinds_total} ({kinds_right / max(1, kinds_total):.3f})"
     )
     print("\n".join(hands.rows()))
-    print(f"和绝张 right: {fourth_right}/{fourth_total}")
+    print(
+        f"和绝张 right: {fourth_all['right']}/{fourth_all['scenes']}; where the hand reads "
+        f"right: {fourth_hand['right']}/{fourth_hand['scenes']}"
+    )
     print(f"seconds a photo: median {np.median(seconds):.2f}, max {max(seconds):.2f}")
 
 
