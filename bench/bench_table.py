@@ -19,7 +19,8 @@ count of the winning tile's other copies shown face up.
 `--sizes` (long side, px): recall and precision by tile group and by the
 tiles' short side in the photo, to see where tiles are lost.
 
-    python -m bench.bench_table DIR [--limit N] [--detector-only --sizes 512,1024,1280 --model M]
+    python -m bench.bench_table DIR [--limit N] [--long-side 4000]
+    python -m bench.bench_table DIR --detector-only [--sizes 512,1024,1280 --model M]
 """
 
 from __future__ import annotations
@@ -200,18 +201,33 @@ class Hands:
         ]
 
 
-def whole(scenes: list[tuple[Path, dict]]) -> None:
+def _photo(path: Path, long_side: int | None) -> tuple[np.ndarray, float]:
+    """The scene's photo, enlarged to `long_side` px as a phone takes it (12 MP: 4000), and
+    the factor from the photo read to the rendered one's pixels."""
+    image = cv2.imread(str(path))
+    if not long_side:
+        return image, 1.0
+    k = long_side / max(image.shape[:2])
+    return cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC), 1 / k
+
+
+def _scaled(tile: dict, k: float) -> dict:
+    return {**tile, "box": [v * k for v in tile["box"]]}
+
+
+def whole(scenes: list[tuple[Path, dict]], long_side: int | None = None) -> None:
     """The whole reader: tiles found and named, the winner's hand, 和绝张."""
     from vision.pipeline import recognize_image
 
     tiles, hands, kinds_right, kinds_total = Tally(), Hands(), 0, 0
     fourth_all, fourth_hand, seconds = Counter(), Counter(), []
     for path, meta in scenes:
-        image = cv2.imread(str(path))
+        image, k = _photo(path, long_side)
         started = time.perf_counter()
         out = recognize_image(image, path.name)
         seconds.append(time.perf_counter() - started)
         found = list(out["tiles"]) + [t for g in out.get("ignored", []) for t in g["tiles"]]
+        found = [_scaled(t, k) for t in found]
         labels = _labels(meta)
         pairs = match([t["box"] for t in labels], [t["box"] for t in found])
         tiles.add(labels, len(found), pairs, _group_of)
@@ -249,6 +265,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--detector-only", action="store_true")
     ap.add_argument("--sizes", default="512,1024,1280")
     ap.add_argument("--model", type=Path, help="with --detector-only: another detector ONNX file")
+    ap.add_argument(
+        "--long-side", type=int, help="read each photo enlarged to this long side (4000: 12 MP)"
+    )
     args = ap.parse_args(argv)
     scenes = _scenes(args.dir, args.limit)
     if not scenes:
@@ -256,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.detector_only:
         detector_only(scenes, [int(s) for s in args.sizes.split(",")], args.model)
     else:
-        whole(scenes)
+        whole(scenes, args.long_side)
     return 0
 
 
