@@ -13,7 +13,7 @@ order: `bench.bench_heldout.read_right`), and right also where a kong lying
 face down is marked to be named and the rest exact; both are also counted over
 the scenes whose hand lies wholly in the photo (no tile of it cut by the
 photo's edge). 和绝张 is right when `fourth_tile_seen` equals the scene's
-count of the winning tile's other copies shown face up.
+`fourth_tile` (whether the winning tile's three other copies lie face up in view).
 
 `--detector-only` measures the detector alone at each input size of
 `--sizes` (long side, px): recall and precision by tile group and by the
@@ -202,8 +202,8 @@ class Hands:
 
 
 def _photo(path: Path, long_side: int | None) -> tuple[np.ndarray, float]:
-    """The scene's photo, enlarged to `long_side` px as a phone takes it (12 MP: 4000), and
-    the factor from the photo read to the rendered one's pixels."""
+    """The scene's photo resized to `long_side` px (4000: a 12 MP phone photo's size,
+    though enlarging adds no detail), and the factor from it to the rendered pixels."""
     image = cv2.imread(str(path))
     if not long_side:
         return image, 1.0
@@ -272,6 +272,8 @@ def main(argv: list[str] | None = None) -> int:
     scenes = _scenes(args.dir, args.limit)
     if not scenes:
         ap.error(f"no scenes in {args.dir}/meta")
+    if args.detector_only and args.long_side:
+        ap.error("--long-side reads with the whole reader, not --detector-only")
     if args.detector_only:
         detector_only(scenes, [int(s) for s in args.sizes.split(",")], args.model)
     else:

@@ -5,7 +5,8 @@ from several views by four classifiers: in float32 that reading is most of
 a photo's time on two cores. The same network in int8 (onnxruntime's
 static quantization, weights per channel, activations calibrated on crops
 cut as run time cuts them) runs about five times faster on CPUs with
-8-bit dot products (AVX-512 VNNI, AVX-VNNI) and names the same tile as the
+8-bit dot products (AVX-512 VNNI, AVX-VNNI; measured on such a CPU only:
+without them it may gain less and round more coarsely) and names the same tile as the
 float32 model on all but a few crops in a thousand (a test checks each
 shipped pair). The float32 export stays the trained model: fine-tunes
 start from it.
@@ -30,7 +31,9 @@ from vision.classify import cut, to_input, widened
 CALIBRATION_BATCH = 32
 
 
-def _photo_crops(image: np.ndarray, boxes: list[tuple[float, ...]], rng) -> list[np.ndarray]:
+def _photo_crops(
+    image: np.ndarray, boxes: list[tuple[float, ...]], rng: np.random.Generator
+) -> list[np.ndarray]:
     """Each box cut as the reader cuts it, and now and then widened (its second look)."""
     out = []
     for box in boxes:
@@ -100,6 +103,7 @@ def quantize(src: Path, dst: Path, crops: np.ndarray) -> None:
         str(src), str(dst), reader, quant_format=QuantFormat.QDQ, per_channel=True,
         activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
         calibrate_method=CalibrationMethod.MinMax,
+        extra_options={"CalibMaxIntermediateOutputs": 8},  # ranges merged as it goes
     )  # fmt: skip
 
 
@@ -107,7 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m datasets.quantize", description=__doc__)
     ap.add_argument("src", type=Path, nargs="+", help="float32 classifier(s)")
     ap.add_argument("--out", type=Path, nargs="+", required=True, help="int8 file for each")
-    ap.add_argument("--data", default=None, help="cmd-v4 root (default ../shared/datasets/cmd-v4)")
+    ap.add_argument(
+        "--data", default=None, help="cmd-v4 root (default $MCR_DATASETS/cmd-v4 or ../shared/...)"
+    )
     ap.add_argument("--render", type=Path, nargs="*", default=[], help="rendered scene folders")
     ap.add_argument("--crops", type=int, default=600, help="calibration crops from each source")
     ap.add_argument("--seed", type=int, default=0)
@@ -118,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     crops = real_crops(load_split("train", args.data), args.crops, rng)
     for root in args.render:
         crops += rendered_crops(root, args.crops, rng)
+    if not crops:
+        ap.error("no labelled tile found to calibrate on (cmd-v4 train, --render)")
     stacked = np.stack(crops)
     print(f"{len(stacked)} calibration crops", flush=True)
     for src, dst in zip(args.src, args.out, strict=True):

@@ -425,7 +425,7 @@ def train(args: argparse.Namespace) -> None:
     rendered = rendered_crops(args, out_dir, rng)
     crops, labels, sizes = _joined(real, rendered)
     is_rendered = np.arange(len(crops)) >= len(real[0])
-    del real, rendered  # the joined copy alone stays: a whole table gives ~130 crops
+    del real, rendered  # tables give ~130 crops each: three copies would not fit in memory
     weights = view_weights(labels, is_rendered, args.render_share)
     print(f"train crops {len(crops)} valid crops {len(vcrops)}", flush=True)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from collections import OrderedDict
 from pathlib import Path
 
 import cv2
@@ -287,16 +288,21 @@ class Detector:
         return decode(out, scale, image.shape[:2], floor, self.config.nms_iou, self.config)
 
     def _run(self, session, x: np.ndarray) -> np.ndarray:
-        """The network's output for the input `x`. The faint look (`faint`) looks at the
-        photo just looked at again, input for input, only decoded at a lower floor: each
-        thread keeps its last few runs (`RUNS_KEPT`), keyed by the input's digest."""
-        key = (id(session), x.shape, hashlib.sha1(x).digest())
-        runs: dict = self._runs.__dict__.setdefault("kept", {})
-        if key not in runs:
-            if len(runs) >= RUNS_KEPT:
-                runs.pop(next(iter(runs)))  # the oldest
-            runs[key] = session.run(None, {self.input_name: x})[0]
-        return runs[key]
+        """The network's output (read-only) for the input `x`. The faint look (`faint`) at
+        a photo just looked at mostly makes the same inputs again, only to decode them at a
+        lower floor: each thread keeps its last used runs (`RUNS_KEPT`), keyed by the
+        session and the input's digest, and runs only inputs it has not kept."""
+        key = (session, x.shape, hashlib.sha1(x).digest())  # the key keeps the session alive
+        runs: OrderedDict = self._runs.__dict__.setdefault("kept", OrderedDict())
+        if key in runs:
+            runs.move_to_end(key)
+            return runs[key]
+        out = session.run(None, {self.input_name: x})[0]
+        out.setflags(write=False)
+        runs[key] = out
+        if len(runs) > RUNS_KEPT:
+            runs.popitem(last=False)  # the least recently used
+        return out
 
 
 def unstretch(
