@@ -443,13 +443,10 @@ class HandReadings:
         self._kept: dict[tuple[int, ...], tuple[list[TileRead], tuple]] = {}
 
     def __call__(self, reads: list[TileRead]) -> tuple[list[TileRead], Layout, Decoded]:
-        key = tuple(id(r) for r in reads)
-        kept = self._kept.get(key)
-        if kept is not None and all(a is b for a, b in zip(kept[0], reads, strict=True)):
-            return kept[1]
-        reading = read_hand(reads, self.config)
-        self._kept[key] = (list(reads), reading)  # the reads kept alive: their ids stay theirs
-        return reading
+        key = tuple(id(r) for r in reads)  # unique: the reads kept below stay alive
+        if key not in self._kept:
+            self._kept[key] = (list(reads), read_hand(reads, self.config))
+        return self._kept[key][1]
 
 
 def _settled(layout: Layout, decoded: Decoded) -> bool:
