@@ -5,9 +5,11 @@ and misreads those of a set drawn otherwise: thin sticks in two colours
 read as a pair fewer, a square of nine dots as eight. The drawn styles
 offer a handful of pip designs; each `pipface_*` style draws its own (a
 solid, ringed or coin-like dot in its own colours, a segmented, plain or
-hollow stick, their size and spacing, a corner index) in the usual
-arrangements with a little jitter, so the count and arrangement of pips,
-not one set's drawing of them, tells the tiles apart. Its characters,
+hollow stick, their size and spacing, a corner index) in one of the
+arrangements sets use (six bamboos in two rows of three or three of two,
+six dots as two over four or two columns of three) with a little jitter,
+so the count and arrangement of pips, not one set's drawing of them,
+tells the tiles apart. Its characters,
 winds, dragons, flowers and 1s come from a drawn training style.
 Training only; opencv draws everything.
 """
@@ -24,32 +26,37 @@ from datasets.art import FACE_H, FACE_W
 from datasets.scene.fontfaces import DRAWN, PAPER  # the other faces come from DRAWN
 
 #: styles offered; each is one pip design
-COUNT = 12
+COUNT = 16
 INKS = [(150, 70, 20), (40, 120, 30), (30, 30, 190), (30, 30, 30), (120, 50, 120)]  # BGR
 
-# pip centres on a unit face (x, y in 0..1 of the pip area), per count
-DOTS: dict[int, list[tuple[float, float]]] = {
-    1: [(0.5, 0.5)],
-    2: [(0.5, 0.25), (0.5, 0.75)],
-    3: [(0.2, 0.18), (0.5, 0.5), (0.8, 0.82)],
-    4: [(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)],
-    5: [(0.22, 0.2), (0.78, 0.2), (0.5, 0.5), (0.22, 0.8), (0.78, 0.8)],
-    6: [(0.3, y) for y in (0.15, 0.5, 0.85)] + [(0.7, y) for y in (0.15, 0.5, 0.85)],
-    7: [(0.18, 0.1), (0.5, 0.22), (0.82, 0.34)] + [(x, y) for y in (0.62, 0.9) for x in (0.3, 0.7)],
-    8: [(x, y) for y in (0.12, 0.37, 0.63, 0.88) for x in (0.3, 0.7)],
-    9: [(x, y) for y in (0.17, 0.5, 0.83) for x in (0.18, 0.5, 0.82)],
-}
-# stick centres and each stick's slant off upright, in degrees
-STICKS: dict[int, list[tuple[float, float, float]]] = {
-    2: [(0.5, 0.27, 0), (0.5, 0.73, 0)],
-    3: [(0.5, 0.27, 0), (0.3, 0.73, 0), (0.7, 0.73, 0)],
-    4: [(x, y, 0) for y in (0.27, 0.73) for x in (0.3, 0.7)],
-    5: [(x, y, 0) for y in (0.27, 0.73) for x in (0.2, 0.8)] + [(0.5, 0.5, 0)],
-    6: [(x, y, 0) for y in (0.27, 0.73) for x in (0.18, 0.5, 0.82)],
-    7: [(0.5, 0.17, 0)] + [(x, y, 0) for y in (0.5, 0.83) for x in (0.18, 0.5, 0.82)],
-    8: [(0.14, 0.27, 0), (0.38, 0.27, 25), (0.62, 0.27, -25), (0.86, 0.27, 0),
-        (0.14, 0.73, 0), (0.38, 0.73, -25), (0.62, 0.73, 25), (0.86, 0.73, 0)],
-    9: [(x, y, 0) for y in (0.17, 0.5, 0.83) for x in (0.18, 0.5, 0.82)],
+# pip centres on a unit face (x, y in 0..1 of the pip area), per count; where sets
+# differ, each arrangement they use (a style draws one of them)
+DOTS: dict[int, list[list[tuple[float, float]]]] = {
+    1: [[(0.5, 0.5)]],
+    2: [[(0.5, 0.25), (0.5, 0.75)], [(0.28, 0.25), (0.72, 0.75)]],
+    3: [[(0.2, 0.18), (0.5, 0.5), (0.8, 0.82)], [(0.5, 0.17), (0.5, 0.5), (0.5, 0.83)]],
+    4: [[(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)]],
+    5: [[(0.22, 0.2), (0.78, 0.2), (0.5, 0.5), (0.22, 0.8), (0.78, 0.8)]],
+    6: [[(0.3, y) for y in (0.15, 0.5, 0.85)] + [(0.7, y) for y in (0.15, 0.5, 0.85)],
+        [(0.3, 0.13), (0.7, 0.13)] + [(x, y) for y in (0.58, 0.88) for x in (0.3, 0.7)]],
+    7: [[(0.18, 0.1), (0.5, 0.22), (0.82, 0.34)] + [(x, y) for y in (0.62, 0.9) for x in (0.3, 0.7)]],
+    8: [[(x, y) for y in (0.12, 0.37, 0.63, 0.88) for x in (0.3, 0.7)]],
+    9: [[(x, y) for y in (0.17, 0.5, 0.83) for x in (0.18, 0.5, 0.82)]],
+}  # fmt: skip
+# bamboo arrangements: rows and columns of the grid a stick fills, then each stick's
+# centre and slant off upright, in degrees
+STICKS: dict[int, list[tuple[int, int, list[tuple[float, float, float]]]]] = {
+    2: [(2, 3, [(0.5, 0.27, 0), (0.5, 0.73, 0)])],
+    3: [(2, 3, [(0.5, 0.27, 0), (0.3, 0.73, 0), (0.7, 0.73, 0)])],
+    4: [(2, 3, [(x, y, 0) for y in (0.27, 0.73) for x in (0.3, 0.7)])],
+    5: [(2, 3, [(x, y, 0) for y in (0.27, 0.73) for x in (0.2, 0.8)] + [(0.5, 0.5, 0)])],
+    6: [(2, 3, [(x, y, 0) for y in (0.27, 0.73) for x in (0.18, 0.5, 0.82)]),
+        (3, 3, [(x, y, 0) for y in (0.17, 0.5, 0.83) for x in (0.3, 0.7)])],
+    7: [(3, 3, [(0.5, 0.17, 0)] + [(x, y, 0) for y in (0.5, 0.83) for x in (0.18, 0.5, 0.82)])],
+    8: [(2, 4, [(0.14, 0.27, 0), (0.38, 0.27, 25), (0.62, 0.27, -25), (0.86, 0.27, 0),
+                (0.14, 0.73, 0), (0.38, 0.73, -25), (0.62, 0.73, 25), (0.86, 0.73, 0)]),
+        (2, 4, [(x, y, 0) for y in (0.27, 0.73) for x in (0.14, 0.38, 0.62, 0.86)])],
+    9: [(3, 3, [(x, y, 0) for y in (0.17, 0.5, 0.83) for x in (0.18, 0.5, 0.82)])],
 }  # fmt: skip
 
 
@@ -76,6 +83,8 @@ class _Design:
         self.jitter = float(rng.uniform(0.0, 0.015))
         self.index = rng.random() < 0.4
         self.stroke = int(rng.integers(3, 8))
+        self.dots = {n: int(rng.integers(len(v))) for n, v in DOTS.items()}
+        self.sticks = {n: int(rng.integers(len(v))) for n, v in STICKS.items()}
 
     def ink(self, i: int) -> tuple[int, int, int]:
         return self.inks[i % len(self.inks)] if self.mixed else self.inks[0]
@@ -137,7 +146,7 @@ def _index(face: np.ndarray, n: int) -> None:
 
 def _dots(design: _Design, n: int, rng: np.random.Generator) -> np.ndarray:
     face = np.full((FACE_H, FACE_W, 3), PAPER, np.uint8)
-    centres = [design.place(x, y, rng) for x, y in DOTS[n]]
+    centres = [design.place(x, y, rng) for x, y in DOTS[n][design.dots[n]]]
     if n == 1:
         r = int(FACE_W * (0.5 - design.area[0]) * design.dot_size * 0.8)
     else:  # apart from one another whatever the jitter: real dots never touch
@@ -155,11 +164,10 @@ def _dots(design: _Design, n: int, rng: np.random.Generator) -> np.ndarray:
 def _sticks(design: _Design, n: int, rng: np.random.Generator) -> np.ndarray:
     face = np.full((FACE_H, FACE_W, 3), PAPER, np.uint8)
     mx, my = design.area
-    rows = 3 if n in (7, 9) else 2
+    rows, cols, sticks = STICKS[n][design.sticks[n]]
     h = int(FACE_H * (1 - 2 * my) / rows * design.stick_len)
-    cols = 4 if n == 8 else 3
     w = max(6, int(FACE_W * (1 - 2 * mx) / cols * design.stick_w))
-    for i, (x, y, a) in enumerate(STICKS[n]):
+    for i, (x, y, a) in enumerate(sticks):
         design.draw_stick(face, design.place(x, y, rng), w, h, a, design.ink(i % 2 + (i == 0)))
     if design.index:
         _index(face, n)

@@ -68,3 +68,14 @@ def test_styles_draw_their_pips_differently() -> None:
         suit = [faces[f"{n}{s}"].astype(np.int16) for s in "ps" for n in range(2, 10)]
         diffs = [np.abs(suit[i] - suit[j]).mean() for i in range(len(suit)) for j in range(i)]
         assert min(diffs) > 1.0
+
+
+def test_styles_use_each_arrangement_sets_draw() -> None:
+    """Sets lay out some counts differently (six bamboos in two rows of three or in three
+    rows of two, six dots as two columns of three or two over four): every arrangement
+    is drawn by some style, so none of them alone is what the classifier learns a 6 by."""
+    designs = [_design(n) for n in NAMES]
+    for n, ways in pipfaces.STICKS.items():
+        assert {d.sticks[n] for d in designs} == set(range(len(ways))), f"{n}s"
+    for n, ways in pipfaces.DOTS.items():
+        assert {d.dots[n] for d in designs} == set(range(len(ways))), f"{n}p"
