@@ -182,6 +182,27 @@ def _search(
     return None, steps
 
 
+def distinct_flowers(probs: np.ndarray) -> list[int]:
+    """For each row of flower probabilities (tiles x the 8 flowers), the flower it is
+    named: the names all different and their summed log-probability highest, so that
+    of two tiles read as the same flower the less sure takes its next most likely one.
+    More tiles than flowers (a misread layout) keep each its own most probable."""
+    n_kinds = probs.shape[1] if probs.ndim == 2 else 0
+    if len(probs) > n_kinds:
+        return [int(k) for k in np.argmax(probs, axis=1)]
+    logp = np.log(np.clip(probs, 1e-9, None))
+    best: dict[int, tuple[float, tuple[int, ...]]] = {0: (0.0, ())}  # kinds used -> best
+    for row in logp:
+        after: dict[int, tuple[float, tuple[int, ...]]] = {}
+        for used, (score, picks) in best.items():
+            for k in range(n_kinds):
+                key, total = used | 1 << k, score + float(row[k])
+                if not used & 1 << k and (key not in after or total > after[key][0]):
+                    after[key] = (total, (*picks, k))
+        best = after
+    return list(max(best.values())[1])
+
+
 @dataclass
 class _Names:
     """The code chosen for each tile as decoding goes, and whether it differs from the code
@@ -199,10 +220,11 @@ class _Names:
         self.chosen[i] = code
 
     def flowers(self, reads: list[TileRead], tiles: list[int]) -> None:
-        """Tiles the layout holds for flowers get their most probable flower's name."""
-        for i in tiles:
-            flower = FLOWER_FIRST + int(np.argmax(reads[i].probs[FLOWER_FIRST:BACK_INDEX]))
-            self.name(i, CODES[flower])
+        """Tiles the layout holds for flowers get the most probable names that are all
+        different (`distinct_flowers`): a set holds each flower once."""
+        probs = np.array([np.asarray(reads[i].probs)[FLOWER_FIRST:BACK_INDEX] for i in tiles])
+        for i, k in zip(tiles, distinct_flowers(probs), strict=True):
+            self.name(i, CODES[FLOWER_FIRST + k])
 
     def backs(self, reads: list[TileRead], tiles: list[int]) -> None:
         """A concealed kong's tiles that are likely backs are named `back` (`likely_back`)."""

@@ -244,3 +244,38 @@ def test_unsure_flower_counts_as_a_flower() -> None:
     result = decode(reads, read_layout(reads))
     assert result.notation == "123m456p789sEEENN"
     assert result.reads[-1].chosen == "3f"
+
+
+def test_two_flowers_read_alike_get_different_names() -> None:
+    """A set holds each flower once (rules seed 003: the eight flowers 春夏秋冬梅兰竹菊):
+    two tiles both read as 春 cannot both be it, so the less sure takes its next most likely
+    flower and is marked for the player to check; the surer keeps its name."""
+    from scorer.tiles import INDEX
+
+    tiles = row(
+        ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E", "N", GAP, "N"], y=300
+    ) + row(["1f", "1f"], y=100, x0=600)
+    reads = reads_for(tiles)
+    sure, unsure = np.full(len(CODES), 0.001), np.full(len(CODES), 0.001)
+    sure[INDEX["1f"]] = 0.9
+    unsure[INDEX["1f"]], unsure[INDEX["4f"]] = 0.5, 0.4
+    reads[-2].probs, reads[-1].probs = sure / sure.sum(), unsure / unsure.sum()
+    result = decode(reads, read_layout(reads))
+    assert result.notation == "123m456p789sEEENN"
+    assert [r.chosen for r in result.reads[-2:]] == ["1f", "4f"]
+    assert result.reads[-1].overridden and not result.reads[-2].overridden
+
+
+def test_distinct_flowers_best_joint_naming() -> None:
+    """The names are the best all-different assignment, not first come first served: the
+    first tile, torn between 1f and 2f, takes 2f because the second is surely 1f. More
+    tiles than flowers (a misread layout) keep their own likeliest names."""
+    from vision.decode import distinct_flowers
+
+    p = np.full((2, 8), 0.01)
+    p[0, 0], p[0, 1] = 0.5, 0.45
+    p[1, 0] = 0.95
+    assert distinct_flowers(p) == [1, 0]
+    more = np.full((9, 8), 0.01)
+    more[np.arange(9), [0, 0, 1, 2, 3, 4, 5, 6, 7]] = 0.9
+    assert distinct_flowers(more) == [0, 0, 1, 2, 3, 4, 5, 6, 7]
