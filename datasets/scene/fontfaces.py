@@ -7,9 +7,15 @@ styles of the art cache offer a handful of hands; the fonts installed with
 the art (`datasets.art.APT_PACKAGES`: kai, ming and two hei faces) write the
 same characters in other hands, sizes and layouts. Each `fontface_*` style
 is one font with one layout drawn from its name (numeral size and form,
-萬 or 万, a corner index, the frame of 白, ink colours); its dots, bamboos
-and flowers come from a drawn training style, so every style is complete.
-Training only: pillow draws the glyphs.
+萬 or 万, a corner index, the frame of 白, ink colours); its dots and
+bamboos come from a drawn training style, so every style is complete.
+
+Its flowers are drawn here too, as sets print them: a picture of stems and
+petals in several colours, different on every tile, with the tile's
+character (梅 蘭 菊 竹 春 夏 秋 冬) and often its number 1-4 in a corner.
+The picture tells nothing, the character and number tell which flower:
+unfamiliar flower art, read as a playing tile, is the commonest misreading
+on held-out sets. Training only: pillow draws the glyphs.
 """
 
 from __future__ import annotations
@@ -37,6 +43,9 @@ DRAWN = ("kde_default", "gnome_smooth", "xmj_real", "xmj_dorothy", "kde_classic"
 NUMERALS = "一二三四五六七八九"
 FORMAL_FIVE = "伍"
 WINDS = {"E": "東", "S": "南", "W": "西", "N": "北"}
+#: flower codes' characters (scorer.tiles: 1f-4f 梅兰菊竹, 5f-8f 春夏秋冬)
+FLOWERS = dict(zip([f"{n}f" for n in range(1, 9)], "梅蘭菊竹春夏秋冬", strict=True))
+PETALS = [(60, 60, 200), (150, 90, 230), (40, 170, 230), (180, 80, 60), (200, 200, 240)]  # BGR
 PAPER = (236, 240, 242)
 INDEX_SIZE = (30 / FACE_W, 36 / FACE_H)  # a corner index's box, as fractions of the face
 INKS = {  # BGR
@@ -130,6 +139,55 @@ def _white_dragon(face: np.ndarray, rng: np.random.Generator, ink) -> None:
             cv2.line(face, (x, bottom - g), (x, bottom), ink, 2)
 
 
+def _picture(face: np.ndarray, rng: np.random.Generator, area: tuple[int, int, int, int]) -> None:
+    """A flower picture in `area` (x0, y0, x1, y1): curved stems and leaves, then petals."""
+    x0, y0, x1, y1 = area
+    stem = INKS[str(rng.choice(["green", "black"]))]
+    for _ in range(int(rng.integers(2, 5))):
+        xs = rng.uniform(x0, x1) + np.cumsum(rng.uniform(-1, 1, 4) * (x1 - x0) / 8)
+        ys = np.linspace(y1, rng.uniform(y0, (y0 + y1) / 2), 4)  # from the foot upwards
+        pts = np.stack([np.clip(xs, x0, x1), ys], axis=1).astype(np.int32)
+        cv2.polylines(face, [pts], False, stem, int(rng.integers(2, 6)), cv2.LINE_AA)
+        for x, y in pts[1:]:
+            axes = (int(rng.integers(6, 14)), int(rng.integers(3, 6)))
+            angle = float(rng.uniform(0, 180))
+            cv2.ellipse(face, (int(x), int(y)), axes, angle, 0, 360, INKS["green"], -1, cv2.LINE_AA)
+    for _ in range(int(rng.integers(2, 7))):
+        c = (int(rng.uniform(x0, x1)), int(rng.uniform(y0, y1)))
+        r = int(rng.integers(5, 14))
+        ink = PETALS[int(rng.integers(len(PETALS)))]
+        for k in range(5):
+            a = 2 * np.pi * k / 5
+            p = (int(c[0] + r * np.cos(a)), int(c[1] + r * np.sin(a)))
+            cv2.circle(face, p, max(3, r * 2 // 3), ink, -1, cv2.LINE_AA)
+        cv2.circle(face, c, max(2, r // 3), (40, 190, 230), -1, cv2.LINE_AA)
+
+
+def _flowers(font: tuple[str, int], rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """The eight flowers of one style: a picture, the character and the number placed
+    as the style places them (character in a top or bottom corner or down one side)."""
+    place = int(rng.integers(3))
+    char_ink = INKS[str(rng.choice(["red", "blue", "black", "green"]))]
+    number = rng.random() < 0.7
+    lan = str(rng.choice(["蘭", "兰"]))
+    faces = {}
+    for i, (code, char) in enumerate(FLOWERS.items()):
+        face = _blank()
+        if place == 0:  # character at the top left, picture below
+            _picture(face, rng, (20, 70, FACE_W - 20, FACE_H - 20))
+            _write(face, lan if code == "2f" else char, font, char_ink, (0.25, 0.14), (0.3, 0.2))
+        elif place == 1:  # picture above, character at the bottom right
+            _picture(face, rng, (20, 20, FACE_W - 20, FACE_H - 80))
+            _write(face, lan if code == "2f" else char, font, char_ink, (0.72, 0.86), (0.34, 0.2))
+        else:  # character down the left side, picture to its right
+            _picture(face, rng, (FACE_W // 3, 20, FACE_W - 15, FACE_H - 20))
+            _write(face, lan if code == "2f" else char, font, char_ink, (0.17, 0.45), (0.26, 0.3))
+        if number:
+            _write(face, str(i % 4 + 1), font, INKS["red"], (0.84, 0.12), INDEX_SIZE, 60)
+        faces[code] = face
+    return faces
+
+
 @lru_cache(maxsize=32)
 def font_faces(style: str) -> dict[str, np.ndarray]:
     """The faces of one font style (code -> BGR FACE_H x FACE_W), all 42 codes."""
@@ -169,4 +227,5 @@ def font_faces(style: str) -> dict[str, np.ndarray]:
     face = _blank()
     _white_dragon(face, rng, frame_ink)
     faces["P"] = face
+    faces.update(_flowers(font, rng))
     return faces

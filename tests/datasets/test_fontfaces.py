@@ -62,3 +62,19 @@ def test_font_styles_baked_into_a_bundle_render_without_the_fonts(tmp_path, monk
     got = style_faces(NAMES[0], tmp_path)
     assert set(got) == set(want)
     assert np.abs(got["6m"].astype(int) - want["6m"].astype(int)).mean() < 3.0
+
+
+def test_flowers_are_drawn_as_sets_print_them() -> None:
+    """A font style's eight flowers are its own (not its drawn style's): each a picture in
+    colour, no two alike, so the character and number, not one set's art, tell them apart."""
+    for name in NAMES[:: fontfaces.VARIANTS]:
+        faces = style_faces(name)
+        flowers = [faces[c].astype(np.int16) for c in fontfaces.FLOWERS]
+        for face in flowers:
+            colour = (face.max(axis=2) - face.min(axis=2) > 60).mean()
+            assert colour > 0.01, name
+        diffs = [np.abs(flowers[i] - flowers[j]).mean() for i in range(8) for j in range(i)]
+        assert min(diffs) > 1.0, name
+    drawn = style_faces(fontfaces.DRAWN[0])
+    mine = style_faces(NAMES[0])
+    assert np.abs(drawn["1f"].astype(int) - mine["1f"].astype(int)).mean() > 5.0
