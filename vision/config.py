@@ -175,8 +175,10 @@ class RegionsConfig:
     #: a laid-down hand's parts lie this far apart along its row (the winning tile, the
     #: melds and flowers set apart), in tile sizes ...
     hand_gap_along: float = 2.6
-    #: ... and this far in front of or behind it
+    #: ... and this far behind it (towards the wall) ...
     hand_gap_across: float = 1.6
+    #: ... or in front of it, nearer the player (flowers, melds)
+    hand_gap_front: float = 2.5
     #: a tile is face down when the back is this likely
     back_p: float = 0.5
     #: a face points towards the camera's player when its direction is within this many

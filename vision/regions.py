@@ -289,7 +289,9 @@ def _nearness(tiles: tuple[int, ...], boxes: np.ndarray) -> float:
 
 @dataclass(frozen=True)
 class Extent:
-    """The box around a piece and the size of its tiles (their median short side)."""
+    """The span of a piece along the hand's row (x1-x2) and across it (y1-y2), in pixels,
+    and the size of its tiles (their median short side). Measured in the row's own frame,
+    a row seen at a slant is one tile deep across all its length."""
 
     x1: float
     y1: float
@@ -298,54 +300,80 @@ class Extent:
     size: float
 
     @classmethod
-    def of(cls, tiles: list[int] | tuple[int, ...], boxes: np.ndarray) -> Extent:
+    def of(
+        cls, tiles: list[int] | tuple[int, ...], boxes: np.ndarray, along: np.ndarray | None = None
+    ) -> Extent:
         b = boxes[list(tiles)]
-        size = float(np.median(np.minimum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])))
-        return cls(b[:, 0].min(), b[:, 1].min(), b[:, 2].max(), b[:, 3].max(), size)
+        d = np.array([1.0, 0.0]) if along is None else along
+        n = np.array([-d[1], d[0]])
+        w, h = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
+        centre = np.stack([b[:, 0] + b[:, 2], b[:, 1] + b[:, 3]], axis=1) / 2
+        u, v = centre @ d, centre @ n
+        hu, hv = (abs(d[0]) * w + abs(d[1]) * h) / 2, (abs(n[0]) * w + abs(n[1]) * h) / 2
+        size = float(np.median(np.minimum(w, h)))
+        return cls((u - hu).min(), (v - hv).min(), (u + hu).max(), (v + hv).max(), size)
+
+
+def _along(tiles: tuple[int, ...], boxes: np.ndarray) -> np.ndarray | None:
+    """The direction the seed's row runs in (`_row_direction`, pointing right), or None
+    (the photo's own axes) for a seed too short to show it."""
+    if len(tiles) < 3:
+        return None
+    b = boxes[list(tiles)]
+    d = _row_direction(np.stack([b[:, 0] + b[:, 2], b[:, 1] + b[:, 3]], axis=1) / 2)
+    return -d if d[0] < 0 else d
 
 
 def _reach(
     joined: list[tuple[Extent, int]], b: Extent, size: float, config: RegionsConfig
 ) -> int | None:
     """How a piece (`b`) joins a laid-down hand whose pieces so far are `joined` (each with
-    its depth: 0 the seed's row, 1 a row in front of or behind it), or None: along a
-    joined piece's row within a few tiles (its depth), or just in front of or behind a
-    piece of the seed's row (depth 1). A hand lies in one or two rows; a chain of pieces
-    one behind another is the table's other groups. Its tiles are about the hand's size."""
+    its depth: 0 the seed's row, 1 a row in front of it, nearer the player, 2 one behind
+    it), or None: along a joined piece's row within a few tiles (its depth), or just in
+    front of (depth 1) or behind (depth 2) a piece of the seed's row, never off past its
+    ends. A hand lies in one or two rows; a chain of pieces one behind another is the
+    table's other groups. Its tiles are about the hand's size. The extents are in the
+    seed row's frame (`Extent`): x along the row, y across it, growing towards the
+    player."""
     if max(b.size, size) > config.size_ratio * max(min(b.size, size), 1.0):
         return None
     depths = []
     for a, depth in joined:
         gap_x = max(0.0, b.x1 - a.x2, a.x1 - b.x2)
         gap_y = max(0.0, b.y1 - a.y2, a.y1 - b.y2)
+        overlap_x = min(a.x2, b.x2) - max(a.x1, b.x1)
         if gap_x > config.hand_gap_along * size:
             continue
-        if gap_y <= 0.5 * size:
+        if gap_y <= 0.5 * size and overlap_x <= 0.5 * size:  # further along the row
             depths.append(depth)
-        elif depth == 0 and gap_y <= config.hand_gap_across * size:
-            depths.append(1)
+        elif depth == 0 and gap_x <= 0.5 * size:  # in front of the row, or behind it
+            front = b.y1 >= a.y2
+            if gap_y <= (config.hand_gap_front if front else config.hand_gap_across) * size:
+                depths.append(1 if front else 2)
     return min(depths) if depths else None
 
 
 def _deepest(piece: Piece) -> int | None:
-    """How far from the seed's row a piece may join the hand (`_reach`'s depths), or None.
-    A tile or two (a winning tile set apart, flowers, a claimed tile lying sideways) and
-    the backs of a concealed kong lie in its row or just in front or behind; more face-up
-    tiles together (a meld, a claimed tile among them read sideways) only along a row:
-    rows of them in front are the player's own discards."""
+    """How far from the seed's row a piece may join the hand (`_reach`'s depths: 1 in front
+    of the row, 2 behind it), or None. A tile or two (a winning tile set apart, flowers, a
+    claimed tile lying sideways) and the backs of a concealed kong lie in its row or just
+    in front or behind; more face-up tiles together (a meld, flowers in a row) along the
+    row or in front of it, nearer the player: rows of them behind are the player's own
+    discards, towards the table's middle."""
     if piece.kind in ("hand", "other_meld"):
-        return 1 if len(piece.tiles) < 3 else 0
+        return 2 if len(piece.tiles) < 3 else 1
     most = 2 if piece.kind == "stray" else 4
-    return 1 if piece.kind in ("stray", "wall", "other_hand") and len(piece.tiles) <= most else None
+    return 2 if piece.kind in ("stray", "wall", "other_hand") and len(piece.tiles) <= most else None
 
 
 def _grow(seed: Piece, pieces: list[Piece], boxes: np.ndarray, config: RegionsConfig) -> list[int]:
     """The seed and every piece that joins it (`_reach`, `_deepest`); a piece that would take
     it past the most tiles a hand lays down stays out (nothing larger is a hand)."""
-    first = Extent.of(seed.tiles, boxes)
+    along = _along(seed.tiles, boxes)
+    first = Extent.of(seed.tiles, boxes, along)
     members, joined = list(seed.tiles), [(first, 0)]
     rest = [
-        (p, Extent.of(p.tiles, boxes), most)
+        (p, Extent.of(p.tiles, boxes, along), most)
         for p in pieces
         if p is not seed and (most := _deepest(p)) is not None
     ]
@@ -364,23 +392,54 @@ def _grow(seed: Piece, pieces: list[Piece], boxes: np.ndarray, config: RegionsCo
     return members
 
 
-def _row_backs(members: list[int], down: np.ndarray, boxes: np.ndarray) -> list[int]:
+def _row_behind(
+    seed: Piece, pieces: list[Piece], boxes: np.ndarray, config: RegionsConfig
+) -> Piece:
+    """The hand's row for a seed: the seed itself, or a row of upright faces at least twice
+    as long just behind it, that the seed lies in front of (melds or flowers laid nearer
+    the player than the row, `_deepest`); the player's pond lies further back, past the
+    wall."""
+    along = _along(seed.tiles, boxes)
+    front = Extent.of(seed.tiles, boxes, along)
+    best = seed
+    for p in pieces:
+        if p.kind != "hand" or len(p.tiles) < max(2 * len(seed.tiles), len(best.tiles) + 1):
+            continue
+        row = Extent.of(p.tiles, boxes, along)
+        if _reach([(row, 0)], front, row.size, config) == 1:
+            best = p
+    return best
+
+
+def _row_backs(
+    members: list[int], down: np.ndarray, boxes: np.ndarray, stacks: np.ndarray
+) -> list[int]:
     """Face-down tiles lying in the hand's own row (a concealed kong), even where they touch a
-    wall behind it: their centres within a third of a tile of the row's centre line."""
-    idx = np.array(members)
-    cy = (boxes[:, 1] + boxes[:, 3]) / 2
-    height = float(np.median(boxes[idx, 3] - boxes[idx, 1]))
-    width = float(np.median(boxes[idx, 2] - boxes[idx, 0]))
-    x1, x2 = boxes[idx, 0].min() - 1.5 * width, boxes[idx, 2].max() + 1.5 * width
+    wall behind it: each centre within a third of a tile of the centres of the row's tiles
+    nearest it along the row (a row seen at a slant climbs across the photo), lying flat
+    (not on or under another, as a wall's tiles do: `stacked`), and within a tile and a
+    half of the row's ends, the backs taken so far counting as the row (a kong of four
+    backs at its end)."""
+    row = np.array(members)
+    cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
+    height = float(np.median(boxes[row, 3] - boxes[row, 1]))
+    width = float(np.median(boxes[row, 2] - boxes[row, 0]))
     taken = set(members)
-    return [
-        i
-        for i in np.nonzero(down)[0].tolist()
-        if i not in taken
-        and np.min(np.abs(cy[idx] - cy[i])) < height / 3
-        and x1 <= boxes[i, 0]
-        and boxes[i, 2] <= x2
-    ]
+    flat = [i for i in np.nonzero(down & ~stacks)[0].tolist() if i not in taken]
+    out: list[int] = []
+    while True:
+        x1, x2 = boxes[row, 0].min() - 1.5 * width, boxes[row, 2].max() + 1.5 * width
+        more = []
+        for i in flat:
+            if i in out or not x1 <= boxes[i, 0] or not boxes[i, 2] <= x2:
+                continue
+            nearest = row[np.argsort(np.abs(cx[row] - cx[i]))[:2]]
+            if np.min(np.abs(cy[nearest] - cy[i])) < height / 3:
+                more.append(i)
+        if not more:
+            return out
+        out += more
+        row = np.concatenate([row, more])
 
 
 def find_regions(reads: list[TileRead], config: RegionsConfig = DEFAULT) -> Regions:
@@ -404,9 +463,9 @@ def find_regions(reads: list[TileRead], config: RegionsConfig = DEFAULT) -> Regi
             break
         if any(set(seed.tiles) <= set(c) for c in candidates):
             continue  # grown into an earlier candidate already
-        members = _grow(seed, pieces, boxes, config)
+        members = _grow(_row_behind(seed, pieces, boxes, config), pieces, boxes, config)
         if len(members) <= config.hand_most:
-            candidates.append(tuple(sorted(members + _row_backs(members, down, boxes))))
+            candidates.append(tuple(sorted(members + _row_backs(members, down, boxes, stacks))))
     return Regions(tuple(pieces), tuple(candidates), boxes, down, faces, config)
 
 
