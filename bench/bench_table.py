@@ -15,11 +15,17 @@ the scenes whose hand lies wholly in the photo (no tile of it cut by the
 photo's edge). 和绝张 is right when `fourth_tile_seen` equals the scene's
 `fourth_tile` (whether the winning tile's three other copies lie face up in view).
 
+`--oracle` reads the labels in place of the models (each tile in view with its
+true box, class and face direction), so only the stages after them are
+measured: which pieces the hand's candidates hold (`vision.regions`), then
+the layout and decoding; it also counts the scenes where a candidate holds
+exactly the hand's tiles, and where the hand is picked.
+
 `--detector-only` measures the detector alone at each input size of
 `--sizes` (long side, px): recall and precision by tile group and by the
 tiles' short side in the photo, to see where tiles are lost.
 
-    python -m bench.bench_table DIR [--limit N] [--long-side 4000]
+    python -m bench.bench_table DIR [--limit N] [--long-side 4000 | --oracle]
     python -m bench.bench_table DIR --detector-only [--sizes 512,1024,1280 --model M]
 """
 
@@ -201,6 +207,32 @@ class Hands:
         ]
 
 
+class HandTiles:
+    """Where the winner's hand is lost, tile by tile: scenes whose hand tiles are all
+    found, and all found and named right, and the hand's tiles named right of those found
+    (a hand is read only when every one of its tiles is found and named, or put right
+    by decoding)."""
+
+    def __init__(self) -> None:
+        self.count: Counter = Counter()
+
+    def add(self, labels: list[dict], found: list[dict], pairs: list[tuple[int, int]]) -> None:
+        mine = {i for i, t in enumerate(labels) if _group_of(t) == "winner's hand"}
+        to_found = {ti: fi for ti, fi in pairs if ti in mine}
+        named = sum(labels[ti]["code"] == found[fi]["tile"] for ti, fi in to_found.items())
+        every = len(to_found) == len(mine)
+        self.count.update(scenes=1, tiles=len(to_found), named=named,
+                          found=int(every), all_named=int(every and named == len(mine)))  # fmt: skip
+
+    def rows(self) -> list[str]:
+        c = self.count
+        return [
+            f"winner's hand tiles: all found in {c['found']}/{c['scenes']} scenes, all found "
+            f"and named right in {c['all_named']}; named right {c['named']}/{c['tiles']} "
+            f"({c['named'] / max(1, c['tiles']):.3f}) of those found"
+        ]
+
+
 def _photo(path: Path, long_side: int | None) -> tuple[np.ndarray, float]:
     """The scene's photo resized to `long_side` px (4000: a 12 MP phone photo's size,
     though enlarging adds no detail), and the factor from it to the rendered pixels."""
@@ -219,7 +251,7 @@ def whole(scenes: list[tuple[Path, dict]], long_side: int | None = None) -> None
     """The whole reader: tiles found and named, the winner's hand, 和绝张."""
     from vision.pipeline import recognize_image
 
-    tiles, hands, kinds_right, kinds_total = Tally(), Hands(), 0, 0
+    tiles, hands, kinds_right, kinds_total, losses = Tally(), Hands(), 0, 0, HandTiles()
     fourth_all, fourth_hand, seconds = Counter(), Counter(), []
     for path, meta in scenes:
         image, k = _photo(path, long_side)
@@ -234,6 +266,7 @@ def whole(scenes: list[tuple[Path, dict]], long_side: int | None = None) -> None
         for ti, fi in pairs:
             kinds_total += 1
             kinds_right += labels[ti]["code"] == found[fi]["tile"]
+        losses.add(labels, found, pairs)
         right = hands.add(out, meta)
         if meta.get("fourth_tile") is not None:
             fourth = Counter(
@@ -249,11 +282,57 @@ def whole(scenes: list[tuple[Path, dict]], long_side: int | None = None) -> None
         f"kinds named right: {kinds_right}/{kinds_total} ({kinds_right / max(1, kinds_total):.3f})"
     )
     print("\n".join(hands.rows()))
+    print("\n".join(losses.rows()))
     print(
         f"和绝张 right: {fourth_all['right']}/{fourth_all['scenes']}; where the hand reads "
         f"right: {fourth_hand['right']}/{fourth_hand['scenes']}"
     )
     print(f"seconds a photo: median {np.median(seconds):.2f}, max {max(seconds):.2f}")
+
+
+def oracle_reads(labels: list[dict]) -> list:
+    """What perfect models would report for the tiles in view: the box in view, all
+    probability on the true class (`back` for a face down or from behind), the true
+    face-top direction of a face."""
+    from bench.bench_heldout import face_top
+    from scorer.tiles import BACK, CODES, INDEX
+    from vision.types import Detection, TileRead
+
+    reads = []
+    for t in labels:
+        code = BACK if t["face_down"] or t["code"] not in INDEX else t["code"]
+        probs = np.zeros(len(CODES))
+        probs[INDEX[code]] = 1.0
+        up = None if code == BACK else face_top(t["corners"])
+        up = None if up is None else tuple(float(v) for v in up / np.linalg.norm(up))
+        box = tuple(float(v) for v in t["box"])
+        reads.append(TileRead(Detection(box=box, score=1.0), probs, chosen=code, up=up))
+    return reads
+
+
+def oracle(scenes: list[tuple[Path, dict]]) -> None:
+    """Regions, layout and decoding on the labels: candidates holding the hand, hands read."""
+    from vision.pipeline import HandReadings, assemble, pick_hand
+    from vision.regions import find_regions
+
+    hands, count = Hands(), Counter()
+    for path, meta in scenes:
+        labels = _labels(meta)
+        reads = oracle_reads(labels)
+        mine = {i for i, t in enumerate(labels) if _group_of(t) == "winner's hand"}
+        regions = find_regions(reads)
+        readings = HandReadings()
+        chosen, reading = pick_hand(reads, regions, readings=readings)
+        out = assemble(reads, chosen, reading, regions.ignored(chosen), path.name, (1, 1))
+        exact = [set(c) == mine for c in regions.candidates]
+        count.update(scenes=1, held=int(any(exact)), picked=int(set(chosen) == mine))
+        hands.add(out, meta)
+    print(f"{len(scenes)} scenes (oracle: labels in place of the models)")
+    print(
+        f"a candidate holds exactly the hand's tiles: {count['held']}/{count['scenes']}; "
+        f"that candidate picked: {count['picked']}"
+    )
+    print("\n".join(hands.rows()))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -265,6 +344,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--detector-only", action="store_true")
     ap.add_argument("--sizes", default="512,1024,1280")
     ap.add_argument("--model", type=Path, help="with --detector-only: another detector ONNX file")
+    ap.add_argument("--oracle", action="store_true", help="the labels in place of the models")
     ap.add_argument(
         "--long-side", type=int, help="read each photo enlarged to this long side (4000: 12 MP)"
     )
@@ -274,7 +354,9 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"no scenes in {args.dir}/meta")
     if args.detector_only and args.long_side:
         ap.error("--long-side reads with the whole reader, not --detector-only")
-    if args.detector_only:
+    if args.oracle:
+        oracle(scenes)
+    elif args.detector_only:
         detector_only(scenes, [int(s) for s in args.sizes.split(",")], args.model)
     else:
         whole(scenes, args.long_side)
