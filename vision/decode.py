@@ -186,7 +186,8 @@ def distinct_flowers(probs: np.ndarray) -> list[int]:
     """For each row of flower probabilities (tiles x the 8 flowers), the flower it is
     named: the names all different and their summed log-probability highest, so that
     of two tiles read as the same flower the less sure takes its next most likely one.
-    More tiles than flowers (a misread layout) keep each its own most probable."""
+    More tiles than flowers (a misread layout) keep each its own most probable. Equal
+    sums (a tie) keep the later flowers, the same every time."""
     n_kinds = probs.shape[1] if probs.ndim == 2 else 0
     if len(probs) > n_kinds:
         return [int(k) for k in np.argmax(probs, axis=1)]

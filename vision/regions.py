@@ -315,13 +315,15 @@ class Extent:
 
 
 def _along(tiles: tuple[int, ...], boxes: np.ndarray) -> np.ndarray | None:
-    """The direction the seed's row runs in (`_row_direction`, pointing right), or None
-    (the photo's own axes) for a seed too short to show it."""
+    """The direction the seed's row runs in (`_row_direction`, pointing right: its normal
+    then points down the photo, towards the player), or None (the photo's own axes) for a
+    seed too short to show it or running more than 45 degrees off the photo's width (the
+    camera's player reads the hand upright, its row across the photo)."""
     if len(tiles) < 3:
         return None
     b = boxes[list(tiles)]
     d = _row_direction(np.stack([b[:, 0] + b[:, 2], b[:, 1] + b[:, 3]], axis=1) / 2)
-    return -d if d[0] < 0 else d
+    return d if abs(d[0]) >= np.cos(np.pi / 4) else None
 
 
 def _reach(
@@ -331,8 +333,8 @@ def _reach(
     its depth: 0 the seed's row, 1 a row in front of it, nearer the player, 2 one behind
     it), or None: along a joined piece's row within a few tiles (its depth), or just in
     front of (depth 1) or behind (depth 2) a piece of the seed's row, never off past its
-    ends. A hand lies in one or two rows; a chain of pieces one behind another is the
-    table's other groups. Its tiles are about the hand's size. The extents are in the
+    ends. A hand lies in a row with pieces in front of it and a few tiles just behind;
+    a chain of pieces one behind another is the table's other groups. Its tiles are about the hand's size. The extents are in the
     seed row's frame (`Extent`): x along the row, y across it, growing towards the
     player."""
     if max(b.size, size) > config.size_ratio * max(min(b.size, size), 1.0):
@@ -347,7 +349,7 @@ def _reach(
         if gap_y <= 0.5 * size and overlap_x <= 0.5 * size:  # further along the row
             depths.append(depth)
         elif depth == 0 and gap_x <= 0.5 * size:  # in front of the row, or behind it
-            front = b.y1 >= a.y2
+            front = b.y1 + b.y2 > a.y1 + a.y2  # its centre nearer the player
             if gap_y <= (config.hand_gap_front if front else config.hand_gap_across) * size:
                 depths.append(1 if front else 2)
     return min(depths) if depths else None
@@ -399,13 +401,12 @@ def _row_behind(
     as long just behind it, that the seed lies in front of (melds or flowers laid nearer
     the player than the row, `_deepest`); the player's pond lies further back, past the
     wall."""
-    along = _along(seed.tiles, boxes)
-    front = Extent.of(seed.tiles, boxes, along)
     best = seed
     for p in pieces:
         if p.kind != "hand" or len(p.tiles) < max(2 * len(seed.tiles), len(best.tiles) + 1):
             continue
-        row = Extent.of(p.tiles, boxes, along)
+        along = _along(p.tiles, boxes)  # the frame `_grow` will measure in from that row
+        row, front = Extent.of(p.tiles, boxes, along), Extent.of(seed.tiles, boxes, along)
         if _reach([(row, 0)], front, row.size, config) == 1:
             best = p
     return best
@@ -463,10 +464,13 @@ def find_regions(reads: list[TileRead], config: RegionsConfig = DEFAULT) -> Regi
             break
         if any(set(seed.tiles) <= set(c) for c in candidates):
             continue  # grown into an earlier candidate already
-        members = _grow(_row_behind(seed, pieces, boxes, config), pieces, boxes, config)
-        if len(members) <= config.hand_most:
-            candidates.append(tuple(sorted(members + _row_backs(members, down, boxes, stacks))))
-    return Regions(tuple(pieces), tuple(candidates), boxes, down, faces, config)
+        row = _row_behind(seed, pieces, boxes, config)
+        for start in (row, seed) if row is not seed else (seed,):  # the row may be a pond
+            members = _grow(start, pieces, boxes, config)
+            members += _row_backs(members, down, boxes, stacks)
+            if len(members) <= config.hand_most and tuple(sorted(members)) not in candidates:
+                candidates.append(tuple(sorted(members)))
+    return Regions(tuple(pieces), tuple(candidates[: config.tries]), boxes, down, faces, config)
 
 
 #: groups whose face-up tiles were shown on the table before the win (牌池 and 桌面)

@@ -427,3 +427,16 @@ def test_a_hand_seen_from_the_seat_is_one_candidate_whole() -> None:
         mine = {k for k, t in enumerate(labels) if t["group"] not in others}
         held += any(set(c) == mine for c in find_regions(reads).candidates)
     assert held >= 10
+
+
+def test_a_short_row_with_its_pond_just_behind_is_still_a_candidate() -> None:
+    """A hand of melds laid apart leaves a short concealed row; the player's pond just
+    behind it, upright too and longer, may be taken for the row the short one lies in
+    front of, but the short row grown alone stays a candidate, so the hand can be read."""
+    hand, pond = _row(5, 40, 700), _row(6, 40, 700 - 75) + _row(6, 40, 700 - 130)
+    backs = [Detection((900 + 44 * i, 100, 940 + 44 * i, 152), 0.9) for i in range(30)]
+    faces = [
+        TileRead(d, np.eye(43)[(i * 5) % 27], up=(0.0, -1.0)) for i, d in enumerate(hand + pond)
+    ]
+    reads = faces + [TileRead(d, np.eye(43)[42], chosen="back") for d in backs]
+    assert tuple(range(5)) in find_regions(reads).candidates
