@@ -227,9 +227,9 @@ class HandTiles:
     def rows(self) -> list[str]:
         c = self.count
         return [
-            f"winner's hand tiles: all found in {c['found']}/{c['scenes']} scenes, all found "
-            f"and named right in {c['all_named']}; named right {c['named']}/{c['tiles']} "
-            f"({c['named'] / max(1, c['tiles']):.3f}) of those found"
+            f"winner's hand wholly in the photo: its tiles all found in {c['found']}/"
+            f"{c['scenes']} scenes, all found and named right in {c['all_named']}; named right "
+            f"{c['named']}/{c['tiles']} ({c['named'] / max(1, c['tiles']):.3f}) of those found"
         ]
 
 
@@ -266,7 +266,8 @@ def whole(scenes: list[tuple[Path, dict]], long_side: int | None = None) -> None
         for ti, fi in pairs:
             kinds_total += 1
             kinds_right += labels[ti]["code"] == found[fi]["tile"]
-        losses.add(labels, found, pairs)
+        if _hand_in_view(meta):  # a hand cut by the photo's edge has tiles no label shows
+            losses.add(labels, found, pairs)
         right = hands.add(out, meta)
         if meta.get("fourth_tile") is not None:
             fourth = Counter(
@@ -354,6 +355,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"no scenes in {args.dir}/meta")
     if args.detector_only and args.long_side:
         ap.error("--long-side reads with the whole reader, not --detector-only")
+    if args.oracle and (args.detector_only or args.long_side):
+        ap.error("--oracle reads the labels: no models, no photo sizes")
     if args.oracle:
         oracle(scenes)
     elif args.detector_only:
