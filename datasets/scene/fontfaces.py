@@ -45,6 +45,8 @@ FORMAL_FIVE = "伍"
 WINDS = {"E": "東", "S": "南", "W": "西", "N": "北"}
 #: flower codes' characters (scorer.tiles: 1f-4f 梅兰菊竹, 5f-8f 春夏秋冬)
 FLOWERS = dict(zip([f"{n}f" for n in range(1, 9)], "梅蘭菊竹春夏秋冬", strict=True))
+#: the number sets print on each: 梅兰竹菊 and 春夏秋冬 count 1-4 in that order
+NUMBERS = {"1f": 1, "2f": 2, "3f": 4, "4f": 3, "5f": 1, "6f": 2, "7f": 3, "8f": 4}
 PETALS = [(60, 60, 200), (150, 90, 230), (40, 170, 230), (180, 80, 60), (200, 200, 240)]  # BGR
 PAPER = (236, 240, 242)
 INDEX_SIZE = (30 / FACE_W, 36 / FACE_H)  # a corner index's box, as fractions of the face
@@ -171,7 +173,7 @@ def _flowers(font: tuple[str, int], rng: np.random.Generator) -> dict[str, np.nd
     number = rng.random() < 0.7
     lan = str(rng.choice(["蘭", "兰"]))
     faces = {}
-    for i, (code, char) in enumerate(FLOWERS.items()):
+    for code, char in FLOWERS.items():
         face = _blank()
         if place == 0:  # character at the top left, picture below
             _picture(face, rng, (20, 70, FACE_W - 20, FACE_H - 20))
@@ -183,7 +185,7 @@ def _flowers(font: tuple[str, int], rng: np.random.Generator) -> dict[str, np.nd
             _picture(face, rng, (FACE_W // 3, 20, FACE_W - 15, FACE_H - 20))
             _write(face, lan if code == "2f" else char, font, char_ink, (0.17, 0.45), (0.26, 0.3))
         if number:
-            _write(face, str(i % 4 + 1), font, INKS["red"], (0.84, 0.12), INDEX_SIZE, 60)
+            _write(face, str(NUMBERS[code]), font, INKS["red"], (0.84, 0.12), INDEX_SIZE, 60)
         faces[code] = face
     return faces
 
