@@ -117,17 +117,22 @@ def read_right(out: dict[str, Any], meta: dict[str, Any]) -> tuple[bool, bool]:
     return exact, partial
 
 
+def oracle_read(tile: dict[str, Any], box: list[float]) -> TileRead:
+    """What perfect models would report for one labelled tile seen at `box`: one-hot
+    probabilities on its class (`back` face down or seen from behind), its true face-top
+    direction when it shows a face."""
+    code = BACK if tile["face_down"] else tile["code"]
+    probs = np.zeros(len(CODES))
+    probs[INDEX[code]] = 1.0
+    up = face_top(tile["corners"])
+    up = None if code == BACK else tuple(float(v) for v in up / np.linalg.norm(up))
+    detection = Detection(box=tuple(float(v) for v in box), score=1.0)  # type: ignore[arg-type]
+    return TileRead(detection, probs, up=up)  # type: ignore[arg-type]
+
+
 def oracle_reads(meta: dict[str, Any]) -> list[TileRead]:
     """What perfect models would report: the true boxes and one-hot probabilities."""
-    reads = []
-    for tile in meta["tiles"]:
-        probs = np.zeros(len(CODES))
-        probs[INDEX[BACK if tile["face_down"] else tile["code"]]] = 1.0
-        box = tuple(float(v) for v in tile["box"])
-        up = face_top(tile["corners"])
-        up = None if tile["face_down"] else tuple(float(v) for v in up / np.linalg.norm(up))
-        reads.append(TileRead(Detection(box=box, score=1.0), probs, up=up))  # type: ignore[arg-type]
-    return reads
+    return [oracle_read(tile, tile["box"]) for tile in meta["tiles"]]
 
 
 def oracle_result(meta: dict[str, Any], name: str) -> dict[str, Any]:

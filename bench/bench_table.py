@@ -292,28 +292,20 @@ def whole(scenes: list[tuple[Path, dict]], long_side: int | None = None) -> None
 
 
 def oracle_reads(labels: list[dict]) -> list:
-    """What perfect models would report for the tiles in view: the box in view, all
-    probability on the true class (`back` for a face down or from behind), the true
-    face-top direction of a face."""
-    from bench.bench_heldout import face_top
-    from scorer.tiles import BACK, CODES, INDEX
-    from vision.types import Detection, TileRead
+    """What perfect models would report for the tiles in view (`oracle_read`, at the box
+    in view), each named its true class."""
+    from dataclasses import replace
 
-    reads = []
-    for t in labels:
-        code = BACK if t["face_down"] or t["code"] not in INDEX else t["code"]
-        probs = np.zeros(len(CODES))
-        probs[INDEX[code]] = 1.0
-        up = None if code == BACK else face_top(t["corners"])
-        up = None if up is None else tuple(float(v) for v in up / np.linalg.norm(up))
-        box = tuple(float(v) for v in t["box"])
-        reads.append(TileRead(Detection(box=box, score=1.0), probs, chosen=code, up=up))
-    return reads
+    from bench.bench_heldout import oracle_read
+    from scorer.tiles import CODES
+
+    reads = [oracle_read(t, t["box"]) for t in labels]
+    return [replace(r, chosen=CODES[int(np.argmax(r.probs))]) for r in reads]
 
 
 def oracle(scenes: list[tuple[Path, dict]]) -> None:
     """Regions, layout and decoding on the labels: candidates holding the hand, hands read."""
-    from vision.pipeline import HandReadings, assemble, pick_hand
+    from vision.pipeline import assemble, pick_hand
     from vision.regions import find_regions
 
     hands, count = Hands(), Counter()
@@ -322,8 +314,7 @@ def oracle(scenes: list[tuple[Path, dict]]) -> None:
         reads = oracle_reads(labels)
         mine = {i for i, t in enumerate(labels) if _group_of(t) == "winner's hand"}
         regions = find_regions(reads)
-        readings = HandReadings()
-        chosen, reading = pick_hand(reads, regions, readings=readings)
+        chosen, reading = pick_hand(reads, regions)
         out = assemble(reads, chosen, reading, regions.ignored(chosen), path.name, (1, 1))
         exact = [set(c) == mine for c in regions.candidates]
         count.update(scenes=1, held=int(any(exact)), picked=int(set(chosen) == mine))

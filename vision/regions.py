@@ -334,9 +334,9 @@ def _reach(
     it), or None: along a joined piece's row within a few tiles (its depth), or just in
     front of (depth 1) or behind (depth 2) a piece of the seed's row, never off past its
     ends. A hand lies in a row with pieces in front of it and a few tiles just behind;
-    a chain of pieces one behind another is the table's other groups. Its tiles are about the hand's size. The extents are in the
-    seed row's frame (`Extent`): x along the row, y across it, growing towards the
-    player."""
+    a chain of pieces one behind another is the table's other groups. Its tiles are
+    about the hand's size. The extents are in the seed row's frame (`Extent`): x along
+    the row, y across it, growing towards the player."""
     if max(b.size, size) > config.size_ratio * max(min(b.size, size), 1.0):
         return None
     depths = []

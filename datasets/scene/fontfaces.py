@@ -47,6 +47,15 @@ WINDS = {"E": "東", "S": "南", "W": "西", "N": "北"}
 FLOWERS = dict(zip([f"{n}f" for n in range(1, 9)], "梅蘭菊竹春夏秋冬", strict=True))
 #: the number sets print on each: 梅兰竹菊 and 春夏秋冬 count 1-4 in that order
 NUMBERS = {"1f": 1, "2f": 2, "3f": 4, "4f": 3, "5f": 1, "6f": 2, "7f": 3, "8f": 4}
+#: where a style's flowers put their picture (x0, y0, x1, y1) and their character
+#: (centre and size as fractions of the face): the character at the top left with the
+#: picture below, the picture above with the character at the bottom right, or the
+#: character down the left side with the picture to its right
+FLOWER_PLACES = (
+    ((20, 70, FACE_W - 20, FACE_H - 20), (0.25, 0.14), (0.3, 0.2)),
+    ((20, 20, FACE_W - 20, FACE_H - 80), (0.72, 0.86), (0.34, 0.2)),
+    ((FACE_W // 3, 20, FACE_W - 15, FACE_H - 20), (0.17, 0.45), (0.26, 0.3)),
+)
 PETALS = [(60, 60, 200), (150, 90, 230), (40, 170, 230), (180, 80, 60), (200, 200, 240)]  # BGR
 PAPER = (236, 240, 242)
 INDEX_SIZE = (30 / FACE_W, 36 / FACE_H)  # a corner index's box, as fractions of the face
@@ -168,22 +177,16 @@ def _picture(face: np.ndarray, rng: np.random.Generator, area: tuple[int, int, i
 def _flowers(font: tuple[str, int], rng: np.random.Generator) -> dict[str, np.ndarray]:
     """The eight flowers of one style: a picture, the character and the number placed
     as the style places them (character in a top or bottom corner or down one side)."""
-    place = int(rng.integers(3))
+    place = int(rng.integers(len(FLOWER_PLACES)))
     char_ink = INKS[str(rng.choice(["red", "blue", "black", "green"]))]
     number = rng.random() < 0.7
     lan = str(rng.choice(["蘭", "兰"]))
+    area, at, size = FLOWER_PLACES[place]
     faces = {}
     for code, char in FLOWERS.items():
         face = _blank()
-        if place == 0:  # character at the top left, picture below
-            _picture(face, rng, (20, 70, FACE_W - 20, FACE_H - 20))
-            _write(face, lan if code == "2f" else char, font, char_ink, (0.25, 0.14), (0.3, 0.2))
-        elif place == 1:  # picture above, character at the bottom right
-            _picture(face, rng, (20, 20, FACE_W - 20, FACE_H - 80))
-            _write(face, lan if code == "2f" else char, font, char_ink, (0.72, 0.86), (0.34, 0.2))
-        else:  # character down the left side, picture to its right
-            _picture(face, rng, (FACE_W // 3, 20, FACE_W - 15, FACE_H - 20))
-            _write(face, lan if code == "2f" else char, font, char_ink, (0.17, 0.45), (0.26, 0.3))
+        _picture(face, rng, area)
+        _write(face, lan if code == "2f" else char, font, char_ink, at, size)
         if number:
             _write(face, str(NUMBERS[code]), font, INKS["red"], (0.84, 0.12), INDEX_SIZE, 60)
         faces[code] = face
