@@ -42,6 +42,8 @@ class Decoded:
     unnamed: list[int] = field(default_factory=list)
     #: with unnamed kongs: the rest of the hand in the notation (those kongs left out)
     partial: str | None = None
+    #: the winning tile of a hand, or of the rest of one (index into CODES)
+    winning: int | None = None
     steps: int = 0  # how many steps the search took (`DecodeConfig.max_steps` at most)
     #: the reads with the code chosen for each (`chosen`, `overridden`)
     reads: list[TileRead] = field(default_factory=list)
@@ -364,7 +366,7 @@ def _apply(
         if var.group >= 0 and option.meld is not None:
             result.melds[var.group] = option.meld
     hand = _hand(variables, state)
-    result.drop = drop
+    result.drop, result.winning = drop, hand.winning_tile
     if result.unnamed:  # complete only once the person names the face-down kongs
         result.partial = format_hand(hand)
     else:

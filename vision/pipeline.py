@@ -130,8 +130,8 @@ def hand_looked_again(
     readings: HandReadings | None = None,
 ) -> list[TileRead]:
     """A whole table's glanced reads with the tiles where the hand may lie read whole (every
-    view, the second look where unsure): each candidate's (`find_regions`) in turn, up to
-    the first that reads as a complete hand, and then the faces elsewhere that may be its
+    view, the second look where unsure): each of the hand's tries (`hand_tries`) in turn,
+    up to the first that reads as a complete hand, and then the faces elsewhere that may be its
     winning tile (they decide 和绝张); the other tiles keep the glance. A photo of one
     hand was read whole already. `readings` keeps the candidates' readings for
     `pick_hand`."""
@@ -139,15 +139,15 @@ def hand_looked_again(
         return reads
     readings = readings or HandReadings(config)
     looked: set[int] = set()
-    for candidate in find_regions(reads, config.regions).candidates:
+    for candidate in hand_tries(find_regions(reads, config.regions), config):
         reads = classifier.look_again(image, reads, sorted(set(candidate) - looked))
         looked |= set(candidate)
-        hand = readings([reads[i] for i in candidate])[2].hand
-        if hand is not None:
+        decoded = readings([reads[i] for i in candidate])[2]
+        if decoded.winning is not None:  # a hand, or the rest of one (`_gives_hand`)
             copies = [
                 i
                 for i, r in enumerate(reads)
-                if i not in looked and r.chosen != BACK and _may_be(r, hand.winning_tile)
+                if i not in looked and r.chosen != BACK and _may_be(r, decoded.winning)
             ]
             return classifier.look_again(image, reads, copies)
     return reads
@@ -323,17 +323,31 @@ def pick_hand(
     config: VisionConfig = DEFAULT,
     readings: HandReadings | None = None,
 ) -> tuple[tuple[int, ...], tuple[list[TileRead], Layout, Decoded]]:
-    """The first candidate (nearest the camera first) that reads as a complete hand, else
-    the nearest: its tile indices and its reading (`read_hand`; `readings` holds those
-    read before)."""
+    """The first of the hand's tries (`hand_tries`) that reads as a complete hand (or all but
+    its kongs lying face down, which the person names), else the nearest candidate: its
+    tile indices and its reading (`read_hand`; `readings` holds those read before)."""
     readings = readings or HandReadings(config)
     first = None
-    for candidate in regions.candidates:
+    for candidate in hand_tries(regions, config):
         reading = readings([reads[i] for i in candidate])
-        if reading[2].hand is not None:
+        if _gives_hand(reading[2]):
             return candidate, reading
         first = first or (candidate, reading)
     return first or ((), read_hand([], config))
+
+
+def hand_tries(regions: Regions, config: VisionConfig = DEFAULT) -> list[tuple[int, ...]]:
+    """The groups of tiles to read for the hand, in turn: each candidate alone (nearest the
+    camera first), then two taken together (a hand laid out in two parts some way apart,
+    its melds away from its row, makes a complete hand only so), none past the most tiles
+    a hand lays down."""
+    tries = list(regions.candidates)
+    for k, a in enumerate(regions.candidates):
+        for b in regions.candidates[k + 1 :]:
+            both = tuple(sorted(set(a) | set(b)))
+            if len(both) <= config.regions.hand_most and both not in tries:
+                tries.append(both)
+    return tries
 
 
 def fourth_tile_seen(

@@ -418,9 +418,9 @@ def _row_backs(
     """Face-down tiles lying in the hand's own row (a concealed kong), even where they touch a
     wall behind it: each centre within a third of a tile of the centres of the row's tiles
     nearest it along the row (a row seen at a slant climbs across the photo), lying flat
-    (not on or under another, as a wall's tiles do: `stacked`), and within a tile and a
-    half of the row's ends, the backs taken so far counting as the row (a kong of four
-    backs at its end)."""
+    (not on or under another, as a wall's tiles do: `stacked`), and reaching to within a
+    tile and a half of the row's ends, the backs taken so far counting as the row (a kong
+    of four backs at its end, a little wider than the faces)."""
     row = np.array(members)
     cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
     height = float(np.median(boxes[row, 3] - boxes[row, 1]))
@@ -432,7 +432,7 @@ def _row_backs(
         x1, x2 = boxes[row, 0].min() - 1.5 * width, boxes[row, 2].max() + 1.5 * width
         more = []
         for i in flat:
-            if i in out or not x1 <= boxes[i, 0] or not boxes[i, 2] <= x2:
+            if i in out or boxes[i, 2] < x1 or boxes[i, 0] > x2:
                 continue
             nearest = row[np.argsort(np.abs(cx[row] - cx[i]))[:2]]
             if np.min(np.abs(cy[nearest] - cy[i])) < height / 3:

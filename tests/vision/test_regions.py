@@ -440,3 +440,34 @@ def test_a_short_row_with_its_pond_just_behind_is_still_a_candidate() -> None:
     ]
     reads = faces + [TileRead(d, np.eye(43)[42], chosen="back") for d in backs]
     assert tuple(range(5)) in find_regions(reads).candidates
+
+
+def test_a_concealed_kong_just_past_the_rows_end_is_in_the_hand() -> None:
+    """A concealed kong lying face down at the row's end, past the winning tile set apart
+    (seed 003's layout), joins the hand though its backs touch the wall just behind and
+    look a little wider than the faces: the first back need only begin within a tile and
+    a half of the row's end, the next ones then chain along it (a rendered table's boxes)."""
+    row = [Detection((142 + 33.0 * i, 1127 - i, 176 + 33.0 * i, 1178 - i), 0.9) for i in range(10)]
+    winning = [Detection((494, 1114, 529, 1165), 0.9)]
+    kong = [Detection((545 + 32.5 * i, 1112 - i, 582 + 32.5 * i, 1163 - i), 0.9) for i in range(4)]
+    wall = [Detection((354 + 32.2 * i, 1064 - i, 389 + 32.2 * i, 1114 - i), 0.9) for i in range(22)]
+    faces = [
+        TileRead(d, np.eye(43)[(i * 5) % 27], up=(0.0, -1.0)) for i, d in enumerate(row + winning)
+    ]
+    backs = [TileRead(d, np.eye(43)[42], chosen="back") for d in kong + wall]
+    regions = find_regions(faces + backs)
+    assert regions.candidates[0] == tuple(range(15))
+
+
+def test_a_hand_laid_out_in_two_parts_apart_is_read_whole() -> None:
+    """A hand whose melds lie some way from its row is two candidates, neither a complete
+    hand alone: the two taken together are read (`hand_tries`) and make the hand
+    (a rendered table, its labels as readings)."""
+    scene = render.render_scene(np.random.default_rng([22, 59]), "builtin", 1600, "table")
+    reads, labels = _reads(scene.meta)
+    mine = {k for k, t in enumerate(labels) if t["group"] not in OTHER_GROUPS}
+    regions = find_regions(reads)
+    assert not any(set(c) == mine for c in regions.candidates)
+    chosen, (_, _, decoded) = pick_hand(reads, regions)
+    assert set(chosen) == mine
+    assert parse_hand(decoded.notation) == parse_hand(scene.meta["hand"])
