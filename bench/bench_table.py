@@ -315,7 +315,8 @@ def oracle(scenes: list[tuple[Path, dict]]) -> None:
         mine = {i for i, t in enumerate(labels) if _group_of(t) == "winner's hand"}
         regions = find_regions(reads)
         chosen, reading = pick_hand(reads, regions)
-        out = assemble(reads, chosen, reading, regions.ignored(chosen), path.name, (1, 1))
+        size = (meta["width"], meta["height"])
+        out = assemble(reads, chosen, reading, regions.ignored(chosen), path.name, size)
         exact = [set(c) == mine for c in regions.candidates]
         count.update(scenes=1, held=int(any(exact)), picked=int(set(chosen) == mine))
         hands.add(out, meta)

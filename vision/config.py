@@ -335,6 +335,8 @@ class PipelineConfig:
     #: the most search steps the layout's other readings may take between them (about
     #: 0.15 s on two cores): steps, not seconds, so a photo reads the same on a busy machine
     read_again_steps: int = 15000
+    #: a tile's box this near the photo's edge (px) is cut by it: reported `partial`
+    edge_px: float = 2.0
 
 
 @dataclass(frozen=True)

@@ -172,6 +172,12 @@ MESSAGES: Catalogue = {
         "zh": "照片里没有找到牌。",
         "zh-Hant": "照片裡沒有找到牌。",
     },
+    "hand_at_edge": {
+        "en": "{n} tile(s) of the hand reach the photo's edge and may be cut off: take the "
+        "photo again with the whole hand in view.",
+        "zh": "手牌中有 {n} 张牌碰到照片边缘，可能没拍全：请重拍，把整副手牌拍进去。",
+        "zh-Hant": "手牌中有 {n} 張牌碰到照片邊緣，可能沒拍全：請重拍，把整副手牌拍進去。",
+    },
     "no_hand_among": {
         "en": "No group of tiles in the photo makes a complete hand: tap the group that is "
         "the hand, or fix its tiles.",

@@ -194,7 +194,7 @@ def warm_up() -> None:
     models()
 
 
-def _tile_json(read: TileRead, group: int, sideways: bool) -> dict[str, Any]:
+def _tile_json(read: TileRead, group: int, sideways: bool, partial: bool) -> dict[str, Any]:
     return {
         "tile": read.chosen,
         "box": [round(float(v), 1) for v in read.detection.box],
@@ -205,7 +205,16 @@ def _tile_json(read: TileRead, group: int, sideways: bool) -> dict[str, Any]:
         "overridden": bool(read.overridden),
         "up": _up_json(read),
         "alternatives": _alternatives(read),
+        "partial": partial,
     }
+
+
+def cut_by_edge(read: TileRead, size: tuple[int, int], config: VisionConfig = DEFAULT) -> bool:
+    """Whether the tile's box reaches the photo's edge (`size`: width, height): the photo
+    shows only part of it, which may then be misread or not the tile at all."""
+    x1, y1, x2, y2 = read.detection.box
+    edge = config.pipeline.edge_px
+    return min(x1, y1) <= edge or x2 >= size[0] - edge or y2 >= size[1] - edge
 
 
 def _meld_json(
@@ -262,12 +271,15 @@ def result_json(
     notes = list(layout.warnings) + list(decoded.warnings)
     if len(set(flowers)) < len(flowers):
         notes.append(note("flower_twice"))
+    cut = sum(cut_by_edge(r, size, config) for r in reads)
+    if cut:
+        notes.append(note("hand_at_edge", n=cut))
     return {
         "image": name,
         "size": {"width": size[0], "height": size[1]},
         "rotation": layout.rotation,
         "tiles": [
-            _tile_json(r, group_of.get(i, -1), bool(side))
+            _tile_json(r, group_of.get(i, -1), bool(side), cut_by_edge(r, size, config))
             for i, (r, side) in enumerate(zip(reads, _sideways(reads, layout), strict=True))
         ],
         "groups": [{"role": g.role, "tiles": list(g.tiles)} for g in layout.groups],
@@ -300,12 +312,13 @@ def assemble(
     reads, layout, decoded = reading
     out = result_json(reads, layout, decoded, name, (int(size[0]), int(size[1])), config)
     out["ignored"] = [
-        {"kind": p.kind, "tiles": [_ignored_json(every[i]) for i in p.tiles]} for p in ignored
+        {"kind": p.kind, "tiles": [_ignored_json(every[i], size, config) for i in p.tiles]}
+        for p in ignored
     ]
     out["fourth_tile_seen"] = fourth_tile_seen(out, reads, layout, every, ignored)
     if not every:  # the layout's and decoder's counts of nothing say nothing more
         out.update(_noted([NO_TILES]))
-    elif ignored and out["hand"] is None:
+    elif ignored and out["hand"] is None and out["partial_hand"] is None:
         out["warnings"].append(NO_HAND_AMONG.text())
         out["notes"].append(NO_HAND_AMONG.to_json())
     return out
@@ -375,13 +388,16 @@ def _code(read: TileRead) -> str:
     return read.chosen or CODES[int(np.argmax(read.probs))]
 
 
-def _ignored_json(read: TileRead) -> dict[str, Any]:
+def _ignored_json(
+    read: TileRead, size: tuple[int, int], config: VisionConfig = DEFAULT
+) -> dict[str, Any]:
     return {
         "tile": _code(read),
         "box": [round(float(v), 1) for v in read.detection.box],
         "confidence": round(read.confidence, 4),
         "alternatives": _alternatives(read),
         "up": _up_json(read),
+        "partial": cut_by_edge(read, size, config),
     }
 
 

@@ -92,6 +92,23 @@ def test_recognize_gives_the_contract_object() -> None:
     assert out["warnings"] == [] and out["uncertain"] == []
 
 
+def test_a_tile_cut_by_the_photos_edge_is_reported_partial() -> None:
+    """A tile the photo's edge cuts is marked `partial` (issue: report it as partial), and a
+    hand with such a tile asks, in the player's language, for a photo of the whole hand;
+    the tiles wholly in view are not marked."""
+    from vision.notes import in_lang
+
+    fake = FakeModels(full_layout(), offset=(0, 20))  # the melds and the row start at x = 0
+    out = recognize(_png(900, 400), "cut.png", fake.detector, fake.classifier)
+    assert [t["partial"] for t in out["tiles"]] == [t["box"][0] == 0 for t in out["tiles"]]
+    assert {"id": "hand_at_edge", "params": {"n": 2}} in out["notes"]
+    assert "照片边缘" in " ".join(in_lang(out, "zh")["warnings"])
+    whole = recognize(_png(900, 400), "whole.png", FakeModels(full_layout(), offset=(20, 20)).detector,
+                      fake.classifier)  # fmt: skip
+    assert not any(t["partial"] for t in whole["tiles"])
+    assert "hand_at_edge" not in [n["id"] for n in whole["notes"]]
+
+
 def test_exif_turned_photo_gives_upright_boxes() -> None:
     ok, buf = cv2.imencode(".jpg", np.full((500, 1000, 3), 90, np.uint8))
     data = buf.tobytes()
