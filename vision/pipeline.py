@@ -210,10 +210,12 @@ def _tile_json(read: TileRead, group: int, sideways: bool, partial: bool) -> dic
 
 
 def cut_by_edge(read: TileRead, size: tuple[int, int], config: VisionConfig = DEFAULT) -> bool:
-    """Whether the tile's box reaches the photo's edge (`size`: width, height): the photo
-    shows only part of it, which may then be misread or not the tile at all."""
+    """Whether the tile's box reaches the photo's edge (`size`: width, height; 0 where not
+    known): the photo shows only part of it, which may then be misread."""
     x1, y1, x2, y2 = read.detection.box
     edge = config.pipeline.edge_px
+    if min(size) <= 0:
+        return False
     return min(x1, y1) <= edge or x2 >= size[0] - edge or y2 >= size[1] - edge
 
 

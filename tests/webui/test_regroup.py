@@ -137,3 +137,16 @@ def test_a_copy_held_in_the_hand_keeps_the_flag_off(client) -> None:
 def test_an_empty_group_reads_as_no_tiles(client) -> None:
     out = _post(client, {"tiles": []}).get_json()
     assert out["hand"] is None and out["tiles"] == [] and out["ignored"] == []
+
+
+@needs_scorer
+def test_a_tapped_group_cut_by_the_photos_edge_asks_for_the_whole_hand(client) -> None:
+    """With the photo's size sent, a tile of the tapped group at its edge is `partial` and
+    the answer asks for a photo of the whole hand; with no size sent, nothing is marked."""
+    hand = _row(HAND) + [_tile("C", 10 + 32 * 13 + 40)]  # the winning tile ends at x = 496
+    body = {"tiles": hand, "ignored": [], "size": {"width": 497, "height": 300}}
+    out = _post(client, body).get_json()
+    assert [t["partial"] for t in out["tiles"]] == [False] * 13 + [True]
+    assert "hand_at_edge" in [n["id"] for n in out["notes"]]
+    out = _post(client, {"tiles": hand, "ignored": []}).get_json()
+    assert not any(t["partial"] for t in out["tiles"])
