@@ -160,6 +160,13 @@ class StackedConfig:
     sure: float = 0.8
 
 
+#: faces that look (nearly) the same turned 180 degrees in common tile art: the orienter
+#: reads them "top up the photo" on unfamiliar art whichever way they lie
+SYMMETRIC_FACES = frozenset(
+    ["1p", "2p", "3p", "4p", "5p", "8p", "9p", "2s", "4s", "5s", "6s", "8s", "9s", "C", "P"]
+)
+
+
 @dataclass(frozen=True)
 class RegionsConfig:
     """The winner's hand among the table's other tiles (`vision.regions`), in tile sizes
@@ -184,6 +191,9 @@ class RegionsConfig:
     #: a face points towards the camera's player when its direction is within this many
     #: degrees of the photo's up
     upright_deg: float = 50.0
+    #: faces whose direction says nothing of where their player sits, when other faces of
+    #: the piece do (flowers, often unfamiliar art, have no say either)
+    symmetric: frozenset[str] = SYMMETRIC_FACES
     #: a piece this much face down is a wall or a hand seen from behind
     backs_share: float = 0.6
     #: a wall's stacks: the share of its tiles lying on or under another
@@ -260,12 +270,6 @@ OTHER_READINGS: tuple[Reading, ...] = (
     Reading(sideways_score=1.6, sideways_min_wide=0.8),  # only clearly sideways boxes
     Reading(sideways_score=0.9, sideways_min_wide=0.3),  # sideways boxes seen foreshortened
     Reading(sideways_score=math.inf, sideways_min_wide=math.inf),  # sideways by faces only
-)
-
-#: faces that look (nearly) the same turned 180 degrees in common tile art: the orienter
-#: reads them "top up the photo" on unfamiliar art whichever way they lie
-SYMMETRIC_FACES = frozenset(
-    ["1p", "2p", "3p", "4p", "5p", "8p", "9p", "2s", "4s", "5s", "6s", "8s", "9s", "C", "P"]
 )
 
 

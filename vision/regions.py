@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from scorer.tiles import BACK_INDEX
+from scorer.tiles import BACK_INDEX, CODES, FLOWER_FIRST, INDEX
 from vision.config import RegionsConfig
 from vision.types import TileRead
 
@@ -198,6 +198,14 @@ def _upright(reads: list[TileRead], config: RegionsConfig) -> np.ndarray:
     return np.array(out)
 
 
+def _telling(reads: list[TileRead], config: RegionsConfig) -> np.ndarray:
+    """Faces whose direction tells where their player sits: not alike turned half-way round
+    (`RegionsConfig.symmetric`: the orienter reads those either way on unfamiliar art) and
+    not flowers."""
+    codes = [r.chosen or CODES[int(np.argmax(r.probs))] for r in reads]
+    return np.array([c not in config.symmetric and INDEX[c] < FLOWER_FIRST for c in codes])
+
+
 def stacked(boxes: np.ndarray, down: np.ndarray) -> np.ndarray:
     """Which face-down tiles lie on or under another (a wall's two layers): right above or
     below a face-down tile much lower than itself, the strip of side a lower tile shows
@@ -262,11 +270,14 @@ def kind_of(
     upright: np.ndarray,
     config: RegionsConfig,
     stacks: np.ndarray,
+    telling: np.ndarray | None = None,
 ) -> str:
     """What a piece is, from what it shows: face-up tiles the camera's player reads upright
-    may be the hand; the rest is named as `name_of` names a group."""
+    may be the hand, counted among the faces whose direction tells (`_telling`) where the
+    piece has any; the rest is named as `name_of` names a group."""
     idx = np.array(tiles)
-    if down[idx].mean() < config.backs_share and upright[idx].mean() > 0.5:
+    votes = idx if telling is None or not telling[idx].any() else idx[telling[idx]]
+    if down[idx].mean() < config.backs_share and upright[votes].mean() > 0.5:
         return "hand"
     return name_of(tiles, boxes, down, config, stacks)
 
@@ -355,41 +366,50 @@ def _reach(
     return min(depths) if depths else None
 
 
-def _deepest(piece: Piece) -> int | None:
-    """How far from the seed's row a piece may join the hand (`_reach`'s depths: 1 in front
-    of the row, 2 behind it), or None. A tile or two (a winning tile set apart, flowers, a
-    claimed tile lying sideways) and the backs of a concealed kong lie in its row or just
-    in front or behind; more face-up tiles together (a meld, flowers in a row) along the
-    row or in front of it, nearer the player: rows of them behind are the player's own
-    discards, towards the table's middle."""
+#: where a piece may join the hand (`_reach`'s depths: 0 along the seed's row, 1 in front
+#: of it, nearer the player, 2 behind it)
+ANYWHERE, ALONG_OR_FRONT, FRONT_ONLY = frozenset({0, 1, 2}), frozenset({0, 1}), frozenset({1})
+
+
+def _depths(piece: Piece) -> frozenset[int]:
+    """Where a piece may join the hand (`_reach`'s depths), or nowhere (empty). A tile or
+    two (a winning tile set apart, flowers, a claimed tile lying sideways) and the backs of
+    a concealed kong lie in its row or just in front or behind; more face-up tiles together
+    (a meld, flowers in a row) along the row or in front of it, nearer the player: rows of
+    them behind are the player's own discards, towards the table's middle. Rows of faces
+    that read as a pond or a hand pushed over (flowers of unfamiliar art, read as suit
+    tiles facing any way) join only in front: nothing but the hand's melds and flowers
+    lies between the player and the row."""
     if piece.kind in ("hand", "other_meld"):
-        return 2 if len(piece.tiles) < 3 else 1
+        return ANYWHERE if len(piece.tiles) < 3 else ALONG_OR_FRONT
     most = 2 if piece.kind == "stray" else 4
-    return 2 if piece.kind in ("stray", "wall", "other_hand") and len(piece.tiles) <= most else None
+    if piece.kind in ("stray", "wall", "other_hand") and len(piece.tiles) <= most:
+        return ANYWHERE
+    return FRONT_ONLY if piece.kind in ("discards", "other_hand") else frozenset()
 
 
 def _grow(seed: Piece, pieces: list[Piece], boxes: np.ndarray, config: RegionsConfig) -> list[int]:
-    """The seed and every piece that joins it (`_reach`, `_deepest`); a piece that would take
+    """The seed and every piece that joins it (`_reach`, `_depths`); a piece that would take
     it past the most tiles a hand lays down stays out (nothing larger is a hand)."""
     along = _along(seed.tiles, boxes)
     first = Extent.of(seed.tiles, boxes, along)
     members, joined = list(seed.tiles), [(first, 0)]
     rest = [
-        (p, Extent.of(p.tiles, boxes, along), most)
+        (p, Extent.of(p.tiles, boxes, along), where)
         for p in pieces
-        if p is not seed and (most := _deepest(p)) is not None
+        if p is not seed and (where := _depths(p))
     ]
     grown = True
     while grown:
         grown = False
-        for k, (p, e, most) in enumerate(rest):
+        for k, (p, e, where) in enumerate(rest):
             if p is None or len(members) + len(p.tiles) > config.hand_most:
                 continue  # joined already, or too many tiles for the hand
             depth = _reach(joined, e, first.size, config)
-            if depth is not None and depth <= most:
+            if depth in where:
                 members += p.tiles
                 joined.append((e, depth))
-                rest[k] = (None, e, most)
+                rest[k] = (None, e, where)
                 grown = True
     return members
 
@@ -399,7 +419,7 @@ def _row_behind(
 ) -> Piece:
     """The hand's row for a seed: the seed itself, or a row of upright faces at least twice
     as long just behind it, that the seed lies in front of (melds or flowers laid nearer
-    the player than the row, `_deepest`); the player's pond lies further back, past the
+    the player than the row, `_depths`); the player's pond lies further back, past the
     wall."""
     best = seed
     for p in pieces:
@@ -450,9 +470,9 @@ def find_regions(reads: list[TileRead], config: RegionsConfig = DEFAULT) -> Regi
         return Regions((Piece("hand", every),) if every else (), (every,) if every else ())
     boxes = _boxes(reads)
     down, upright = _face_down(reads, config), _upright(reads, config)
-    faces, stacks = facing(reads, down), stacked(boxes, down)
+    faces, stacks, telling = facing(reads, down), stacked(boxes, down), _telling(reads, config)
     pieces = [
-        Piece(kind_of(p, boxes, down, upright, config, stacks), tuple(p))
+        Piece(kind_of(p, boxes, down, upright, config, stacks, telling), tuple(p))
         for p in pieces_of(boxes, along_axis(faces), config)
     ]
     seeds = sorted(

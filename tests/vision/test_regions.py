@@ -471,3 +471,38 @@ def test_a_hand_laid_out_in_two_parts_apart_is_read_whole() -> None:
     chosen, (_, _, decoded) = pick_hand(reads, regions)
     assert set(chosen) == mine
     assert parse_hand(decoded.notation) == parse_hand(scene.meta["hand"])
+
+
+def _faces(detections: list[Detection], codes: list[str], up: list[tuple[float, float]]):
+    return [
+        TileRead(d, np.eye(43)[INDEX[c]], up=u)
+        for d, c, u in zip(detections, codes, up, strict=True)
+    ]
+
+
+WALL = [Detection((900 + 44 * i, 100, 940 + 44 * i, 152), 0.9) for i in range(30)]
+
+
+def test_a_row_whose_alike_either_way_faces_read_upside_down_is_the_hand() -> None:
+    """On unfamiliar art the orienter reads faces that look alike turned half-way round
+    (dots, most bamboos) either way: only the faces whose direction tells (characters,
+    winds) say which way the row faces, so the row is still the hand's candidate."""
+    codes = ["1m", "2m", "3m", "E", "2p", "2p", "2p", "5s", "5s", "5s", "8p", "8p", "8p", "9s"]
+    up = [(0.0, -1.0)] * 4 + [(0.0, 1.0)] * 10  # the ten dots and bamboos read upside down
+    reads = _faces(_row(14, 40, 400), codes, up)
+    reads += [TileRead(d, np.eye(43)[42], chosen="back") for d in WALL]
+    assert find_regions(reads).candidates[0] == tuple(range(14))
+
+
+def test_flowers_of_unfamiliar_art_in_front_of_the_row_join_the_hand() -> None:
+    """Eight flowers in a row just in front of the hand, nearer the player, read as suit
+    tiles upside down (art never trained on) look like a hand pushed over; nothing but
+    the hand's own melds and flowers lies between the player and the row, so they join
+    it."""
+    row = _faces(_row(14, 40, 400), ["1m"] * 14, [(0.0, -1.0)] * 14)
+    flowers = _faces(
+        _row(8, 40, 400 + 1.3 * 40 + 30), ["3m", "1p", "5m", "E"] * 2, [(0.0, 1.0)] * 8
+    )
+    backs = [TileRead(d, np.eye(43)[42], chosen="back") for d in WALL]
+    regions = find_regions(row + flowers + backs)
+    assert regions.candidates[0] == tuple(range(22))
