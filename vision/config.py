@@ -206,6 +206,9 @@ class RegionsConfig:
     #: how many candidates are read before the nearest is taken without a hand (on
     #: rendered tables the hand is the first or the second)
     tries: int = 3
+    #: two candidates this far apart at most (in tile sizes) are also read together as one
+    #: hand laid out in two parts; further apart they are two players' tiles
+    parts_apart: float = 3.0
 
 
 @dataclass(frozen=True)

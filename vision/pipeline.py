@@ -353,14 +353,15 @@ def pick_hand(
 
 def hand_tries(regions: Regions, config: VisionConfig = DEFAULT) -> list[tuple[int, ...]]:
     """The groups of tiles to read for the hand, in turn: each candidate alone (nearest the
-    camera first), then two taken together (a hand laid out in two parts some way apart,
-    its melds away from its row, makes a complete hand only so), none past the most tiles
-    a hand lays down."""
+    camera first), then two lying near each other taken together (a hand laid out in two
+    parts some way apart, its melds away from its row, makes a complete hand only so),
+    none past the most tiles a hand lays down."""
     tries = list(regions.candidates)
     for k, a in enumerate(regions.candidates):
         for b in regions.candidates[k + 1 :]:
             both = tuple(sorted(set(a) | set(b)))
-            if len(both) <= config.regions.hand_most and both not in tries:
+            near = regions.apart(a, b) <= config.regions.parts_apart
+            if near and len(both) <= config.regions.hand_most and both not in tries:
                 tries.append(both)
     return tries
 

@@ -51,6 +51,17 @@ class Regions:
     facing: np.ndarray | None = None  # which way each tile faces (`facing`)
     config: RegionsConfig = field(default_factory=RegionsConfig)
 
+    def apart(self, a: tuple[int, ...], b: tuple[int, ...]) -> float:
+        """How far apart two groups of tiles lie: the gap between their nearest tiles, in
+        tile sizes (the median short side of their boxes); 0 where no boxes are known."""
+        if self.boxes is None or not a or not b:
+            return 0.0
+        gx, gy = _gaps(self.boxes)
+        gap = float(np.maximum(gx, gy)[np.ix_(list(a), list(b))].min())
+        sides = self.boxes[list(a) + list(b)]
+        size = float(np.median(np.minimum(sides[:, 2] - sides[:, 0], sides[:, 3] - sides[:, 1])))
+        return gap / max(size, 1.0)
+
     def ignored(self, hand: tuple[int, ...]) -> list[Piece]:
         """The tiles not in `hand`, grouped again without regard to which way they face (a
         meld's claimed tile lies across it) and named by what each group shows."""

@@ -506,3 +506,18 @@ def test_flowers_of_unfamiliar_art_in_front_of_the_row_join_the_hand() -> None:
     backs = [TileRead(d, np.eye(43)[42], chosen="back") for d in WALL]
     regions = find_regions(row + flowers + backs)
     assert regions.candidates[0] == tuple(range(22))
+
+
+def test_only_candidates_lying_near_each_other_are_read_together() -> None:
+    """Two parts of one hand lie a few tiles apart; a group past the wall or across the
+    table is another player's, so it is never read together with the hand."""
+    from vision.pipeline import hand_tries
+
+    def boxes(x0: float) -> list[tuple[float, float, float, float]]:
+        return [(x0 + 44.0 * i, 400.0, x0 + 44.0 * i + 40, 452.0) for i in range(5)]
+
+    every = np.array(boxes(0) + boxes(216 + 2 * 40) + boxes(1000))  # 2 and 11 tiles apart
+    a, b, c = tuple(range(5)), tuple(range(5, 10)), tuple(range(10, 15))
+    regions = Regions((), (a, b, c), every, np.zeros(15, bool))
+    assert regions.apart(a, b) == pytest.approx(2.0) and regions.apart(b, c) > 10
+    assert hand_tries(regions) == [a, b, c, a + b]
