@@ -33,7 +33,7 @@ from vision.faint import faint_backs
 from vision.layout import NOTHING_SET_APART, read_layout
 from vision.notes import Note, note
 from vision.photo import MAX_BYTES, load_photo
-from vision.regions import Piece, Regions, find_regions, shown_copies
+from vision.regions import Piece, Regions, find_regions, shown_as, shown_copies
 from vision.turn import turn_to_rows
 from vision.types import Detection, Group, Layout, TileRead
 
@@ -313,6 +313,7 @@ def assemble(
     """The recognition result: the hand's reading, the groups ignored, 和绝张 from the table."""
     reads, layout, decoded = reading
     out = result_json(reads, layout, decoded, name, (int(size[0]), int(size[1])), config)
+    every = as_shown(every, ignored)
     out["ignored"] = [
         {"kind": p.kind, "tiles": [_ignored_json(every[i], size, config) for i in p.tiles]}
         for p in ignored
@@ -384,6 +385,16 @@ def fourth_tile_seen(
     held = [reads[i].chosen for g in layout.groups if g.role == "concealed" for i in g.tiles]
     shown = shown_copies(winning, [_code(r) for r in every], ignored) + in_melds.count(winning)
     return shown >= 3 and winning not in held
+
+
+def as_shown(every: list[TileRead], ignored: list[Piece]) -> list[TileRead]:
+    """The reads with each tile of the pieces not the hand named as its piece allows
+    (`shown_as`: a pond's tiles lie face up and are never flowers); new reads for those."""
+    out = list(every)
+    for piece in ignored:
+        for i in piece.tiles:
+            out[i] = replace(every[i], chosen=shown_as(every[i], piece.kind))
+    return out
 
 
 def _code(read: TileRead) -> str:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from scorer.tiles import BACK_INDEX, CODES, FLOWER_FIRST, INDEX
+from scorer.tiles import BACK, BACK_INDEX, CODES, FLOWER_FIRST, INDEX
 from vision.config import RegionsConfig
 from vision.types import TileRead
 
@@ -506,6 +506,20 @@ def find_regions(reads: list[TileRead], config: RegionsConfig = DEFAULT) -> Regi
 
 #: groups whose face-up tiles were shown on the table before the win (牌池 and 桌面)
 SHOWN = ("discards", "other_meld", "stray")
+
+
+def shown_as(read: TileRead, kind: str) -> str:
+    """The tile a read names in a piece of `kind`: a pond holds only playing tiles lying face
+    up (a flower is set aside at once, never discarded), another player's meld playing
+    tiles or a concealed kong's backs; elsewhere the read as it is. On unfamiliar art a
+    pond's small tiles read as a back or a flower often have their tile next."""
+    probs = np.asarray(read.probs)
+    if kind == "discards":
+        return CODES[int(np.argmax(probs[:FLOWER_FIRST]))]
+    if kind == "other_meld":
+        playing = int(np.argmax(probs[:FLOWER_FIRST]))
+        return BACK if probs[BACK_INDEX] > probs[playing] else CODES[playing]
+    return read.chosen or CODES[int(np.argmax(probs))]
 
 
 def shown_copies(code: str, codes: list[str], ignored: list[Piece]) -> int:

@@ -150,3 +150,24 @@ def test_a_tapped_group_cut_by_the_photos_edge_asks_for_the_whole_hand(client) -
     assert "hand_at_edge" in [n["id"] for n in out["notes"]]
     out = _post(client, {"tiles": hand, "ignored": []}).get_json()
     assert not any(t["partial"] for t in out["tiles"])
+
+
+@needs_scorer
+def test_a_ponds_tile_is_a_playing_tile_lying_face_up(client) -> None:
+    """A pond holds only playing tiles face up (a flower is set aside at once, never
+    discarded; seed 000): a pond tile read likeliest as a flower or a back is named its
+    likeliest playing tile, and so counts among the copies shown for 和绝张 (fan 58)."""
+    edge = _row(["1m", "2m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E", "N", "N"]) + [
+        _tile("3m", 10 + 32 * 13 + 40)
+    ]
+    unsure = [
+        _tile("4f", 10, y=20, confidence=0.5, alternatives=[{"tile": "3m", "p": 0.3}]),
+        _tile("back", 42, y=20, confidence=0.4, alternatives=[{"tile": "3m", "p": 0.35}]),
+        _tile("3m", 74, y=20),
+    ]
+    out = _post(client, {"tiles": edge, "ignored": [{"kind": "discards", "tiles": unsure}]})
+    out = out.get_json()
+    assert [t["tile"] for t in out["ignored"][0]["tiles"]] == ["3m", "3m", "3m"]
+    assert out["fourth_tile_seen"] is True
+    strays = _post(client, {"tiles": edge, "ignored": [{"kind": "stray", "tiles": unsure}]})
+    assert [t["tile"] for t in strays.get_json()["ignored"][0]["tiles"]] == ["4f", "back", "3m"]
