@@ -12,10 +12,18 @@ import shutil
 import threading
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from tests.webui.conftest import CHROMIUM, SEED_HAND, needs_scorer
-from tests.webui.photo_fixture import THIRTEEN, fake_recognize, fake_table_recognize, photo_png
+from tests.webui.photo_fixture import (
+    THIRTEEN,
+    boxes,
+    fake_recognize,
+    fake_table_recognize,
+    photo_png,
+)
 from webui.app import create_app
 
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
@@ -563,3 +571,20 @@ def test_errors_reach_the_chinese_page_in_chinese(open_page, base_url, locale, l
         page.select_option("#lang-select", "zh")
         page.reload()
         assert "没有这个页面" in page.locator("main").inner_text()
+
+
+def test_a_tile_cut_by_the_photos_edge_is_dotted_and_noted(open_page, tmp_path):
+    """A photo cut just after the flower: the flower's box reaches the edge, so it is drawn
+    dotted and the notes ask, in the page's language, for the whole hand in view."""
+    flower_end = boxes()[-1][1][2]
+    image = cv2.imdecode(np.frombuffer(photo_png(), np.uint8), cv2.IMREAD_COLOR)
+    ok, buf = cv2.imencode(".png", image[:, : flower_end + 1])
+    photo = tmp_path / "cut.png"
+    photo.write_bytes(buf.tobytes())
+    page = open_page()
+    page.set_input_files("#upload-input", str(photo))
+    page.wait_for_selector("#photo-view:not([hidden])")
+    _settled(page)
+    assert page.locator("#boxes .box.partial").count() == 1
+    notes = page.locator("#photo-warnings").inner_text()
+    assert "照片边缘" in notes or "photo's edge" in notes

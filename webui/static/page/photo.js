@@ -146,7 +146,8 @@ export function renderBoxes() {
   (data.tiles || []).forEach((x, i) => {
     const [x1, y1, x2, y2] = x.box;
     const b = document.createElement("div");
-    b.className = "box " + boxClass(i) + (scale && (x2 - x1) * scale < 28 ? " tiny" : "");
+    b.className = "box " + boxClass(i) + (scale && (x2 - x1) * scale < 28 ? " tiny" : "")
+      + (x.partial ? " partial" : "");
     b.style.left = `${(100 * x1) / w}%`; b.style.top = `${(100 * y1) / h}%`;
     b.style.width = `${(100 * (x2 - x1)) / w}%`; b.style.height = `${(100 * (y2 - y1)) / h}%`;
     b.dataset.index = i;
