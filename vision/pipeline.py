@@ -216,7 +216,7 @@ def cut_by_edge(read: TileRead, size: tuple[int, int], config: VisionConfig = DE
     edge = config.pipeline.edge_px
     if min(size) <= 0:
         return False
-    return min(x1, y1) <= edge or x2 >= size[0] - edge or y2 >= size[1] - edge
+    return bool(min(x1, y1) <= edge or x2 >= size[0] - edge or y2 >= size[1] - edge)
 
 
 def _meld_json(

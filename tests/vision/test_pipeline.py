@@ -99,7 +99,14 @@ def test_a_tile_cut_by_the_photos_edge_is_reported_partial() -> None:
     from vision.notes import in_lang
 
     fake = FakeModels(full_layout(), offset=(0, 20))  # the melds and the row start at x = 0
-    out = recognize(_png(900, 400), "cut.png", fake.detector, fake.classifier)
+
+    def detector(image: np.ndarray) -> list[Detection]:  # boxes as a network gives them
+        return [Detection(tuple(np.float32(fake.detector(image)[0].box)), 0.9)] + fake.detector(
+            image
+        )[1:]
+
+    out = recognize(_png(900, 400), "cut.png", detector, fake.classifier)
+    json.dumps(out)  # plain JSON data all through
     assert [t["partial"] for t in out["tiles"]] == [t["box"][0] == 0 for t in out["tiles"]]
     assert {"id": "hand_at_edge", "params": {"n": 2}} in out["notes"]
     assert "照片边缘" in " ".join(in_lang(out, "zh")["warnings"])
