@@ -160,6 +160,9 @@ class StackedConfig:
     sure: float = 0.8
 
 
+#: flowers and seasons in a set (梅兰竹菊, 春夏秋冬)
+FLOWERS_IN_SET = 8
+
 #: faces that look (nearly) the same turned 180 degrees in common tile art: the orienter
 #: reads them "top up the photo" on unfamiliar art whichever way they lie
 SYMMETRIC_FACES = frozenset(
@@ -209,6 +212,11 @@ class RegionsConfig:
     #: two candidates this far apart at most (in tile sizes) are also read together as one
     #: hand laid out in two parts; further apart they are two players' tiles
     parts_apart: float = 3.0
+    #: a row of faces read as a pond or a hand pushed over whose mean flower probability is
+    #: this much may be the hand's flowers of unfamiliar art (as `LayoutConfig.flower_surplus`)
+    flowers_p: float = 0.1
+    #: flowers and seasons in a set
+    flowers_in_set: int = FLOWERS_IN_SET
 
 
 @dataclass(frozen=True)
@@ -299,7 +307,7 @@ class LayoutConfig:
     #: named more surely than this (a tile of a known set reads surely)
     flower_unread: float = 0.5
     #: flowers and seasons in a set: the most tiles that can lie to one side as flowers
-    flowers_in_set: int = 8
+    flowers_in_set: int = FLOWERS_IN_SET
     #: the fewest unread tiles at the hand row's end taken as flowers for its count: one
     #: tile too many is as often a stray or a tile found twice
     unread_end_min: int = 2

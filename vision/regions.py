@@ -382,7 +382,7 @@ def _reach(
 ANYWHERE, ALONG_OR_FRONT, FRONT_ONLY = frozenset({0, 1, 2}), frozenset({0, 1}), frozenset({1})
 
 
-def _depths(piece: Piece) -> frozenset[int]:
+def _depths(piece: Piece, flowers: float, config: RegionsConfig) -> frozenset[int]:
     """Where a piece may join the hand (`_reach`'s depths), or nowhere (empty). A tile or
     two (a winning tile set apart, flowers, a claimed tile lying sideways) and the backs of
     a concealed kong lie in its row or just in front or behind; more face-up tiles together
@@ -390,25 +390,33 @@ def _depths(piece: Piece) -> frozenset[int]:
     them behind are the player's own discards, towards the table's middle. Rows of faces
     that read as a pond or a hand pushed over (flowers of unfamiliar art, read as suit
     tiles facing any way) join only in front: nothing but the hand's melds and flowers
-    lies between the player and the row."""
+    lies between the player and the row; along it too where they may be flowers (their
+    mean flower probability `flowers` at least `RegionsConfig.flowers_p`, no more than a
+    set holds): no pond or other hand holds a flower."""
     if piece.kind in ("hand", "other_meld"):
         return ANYWHERE if len(piece.tiles) < 3 else ALONG_OR_FRONT
     most = 2 if piece.kind == "stray" else 4
     if piece.kind in ("stray", "wall", "other_hand") and len(piece.tiles) <= most:
         return ANYWHERE
-    return FRONT_ONLY if piece.kind in ("discards", "other_hand") else frozenset()
+    if piece.kind not in ("discards", "other_hand"):
+        return frozenset()
+    flowery = flowers >= config.flowers_p and len(piece.tiles) <= config.flowers_in_set
+    return ALONG_OR_FRONT if flowery else FRONT_ONLY
 
 
-def _grow(seed: Piece, pieces: list[Piece], boxes: np.ndarray, config: RegionsConfig) -> list[int]:
-    """The seed and every piece that joins it (`_reach`, `_depths`); a piece that would take
-    it past the most tiles a hand lays down stays out (nothing larger is a hand)."""
+def _grow(
+    seed: Piece, pieces: list[Piece], boxes: np.ndarray, flowers: np.ndarray, config: RegionsConfig
+) -> list[int]:
+    """The seed and every piece that joins it (`_reach`, `_depths`; `flowers`: each tile's
+    flower probability); a piece that would take it past the most tiles a hand lays down
+    stays out (nothing larger is a hand)."""
     along = _along(seed.tiles, boxes)
     first = Extent.of(seed.tiles, boxes, along)
     members, joined = list(seed.tiles), [(first, 0)]
     rest = [
         (p, Extent.of(p.tiles, boxes, along), where)
         for p in pieces
-        if p is not seed and (where := _depths(p))
+        if p is not seed and (where := _depths(p, float(flowers[list(p.tiles)].mean()), config))
     ]
     grown = True
     while grown:
@@ -482,6 +490,7 @@ def find_regions(reads: list[TileRead], config: RegionsConfig = DEFAULT) -> Regi
     boxes = _boxes(reads)
     down, upright = _face_down(reads, config), _upright(reads, config)
     faces, stacks, telling = facing(reads, down), stacked(boxes, down), _telling(reads, config)
+    flowers = np.array([float(np.sum(r.probs[FLOWER_FIRST:BACK_INDEX])) for r in reads])
     pieces = [
         Piece(kind_of(p, boxes, down, upright, config, stacks, telling), tuple(p))
         for p in pieces_of(boxes, along_axis(faces), config)
@@ -497,7 +506,7 @@ def find_regions(reads: list[TileRead], config: RegionsConfig = DEFAULT) -> Regi
             continue  # grown into an earlier candidate already
         row = _row_behind(seed, pieces, boxes, config)
         for start in (row, seed) if row is not seed else (seed,):  # the row may be a pond
-            members = _grow(start, pieces, boxes, config)
+            members = _grow(start, pieces, boxes, flowers, config)
             members += _row_backs(members, down, boxes, stacks)
             if len(members) <= config.hand_most and tuple(sorted(members)) not in candidates:
                 candidates.append(tuple(sorted(members)))

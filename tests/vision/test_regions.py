@@ -521,3 +521,24 @@ def test_only_candidates_lying_near_each_other_are_read_together() -> None:
     regions = Regions((), (a, b, c), every, np.zeros(15, bool))
     assert regions.apart(a, b) == pytest.approx(2.0) and regions.apart(b, c) > 10
     assert hand_tries(regions) == [a, b, c, a + b]
+
+
+def test_flowers_of_unfamiliar_art_along_the_row_join_the_hand() -> None:
+    """Eight flowers laid in line with the row, a tile and a half before its first tile,
+    half of them read as flowers and all upside down (art never trained on): no pond and no
+    other hand holds a flower, so they join the row as its flowers, while a pond along
+    another row, read as suit tiles, would not."""
+    flowers = _faces(
+        [Detection((44.0 * i, 400, 44.0 * i + 40, 452), 0.9) for i in range(8)],
+        ["1f", "3m", "6f", "1p", "2f", "5m", "8f", "E"],
+        [(0.0, 1.0)] * 8,
+    )
+    row = [
+        TileRead(Detection((420 + 44.0 * i, 400, 460 + 44.0 * i, 452), 0.9), np.eye(43)[0],
+                 up=(0.0, -1.0))
+        for i in range(14)
+    ]  # fmt: skip
+    backs = [TileRead(d, np.eye(43)[42], chosen="back") for d in WALL]
+    assert find_regions(flowers + row + backs).candidates[0] == tuple(range(22))
+    suits = _faces([f.detection for f in flowers], ["3m", "1p", "5m", "E"] * 2, [(0.0, 1.0)] * 8)
+    assert find_regions(suits + row + backs).candidates[0] == tuple(range(8, 22))
