@@ -206,12 +206,18 @@ class RegionsConfig:
     #: a photo of more tiles than `hand_most` with at least this many backs is a whole
     #: table (its walls): only the hand's candidates are read with every view
     table_backs: int = 16
-    #: how many candidates are read before the nearest is taken without a hand (on
-    #: rendered tables the hand is the first or the second)
+    #: how many candidates are read (then those lying near each other two together,
+    #: `parts_apart`) before the nearest is taken without a hand (on rendered tables the
+    #: hand is the first or the second)
     tries: int = 3
     #: two candidates this far apart at most (in tile sizes) are also read together as one
     #: hand laid out in two parts; further apart they are two players' tiles
     parts_apart: float = 3.0
+    #: a concealed kong's backs in the hand's row: beginning within this many tile widths
+    #: of the row's ends ...
+    kong_reach: float = 1.5
+    #: ... their centres this near (in tile heights) the line of the row's nearest tiles
+    kong_line: float = 1 / 3
     #: a row of faces read as a pond or a hand pushed over whose mean flower probability is
     #: this much may be the hand's flowers of unfamiliar art (as `LayoutConfig.flower_surplus`)
     flowers_p: float = 0.1

@@ -152,6 +152,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "{where} 的牌面方向必须是两个数。",
         "zh-Hant": "{where} 的牌面方向必須是兩個數。",
     },
+    "bad_tiles.size": {
+        "en": "'size' must be the photo's width and height in pixels.",
+        "zh": "“size”必须是照片的宽和高（像素）。",
+        "zh-Hant": "「size」必須是照片的寬和高（像素）。",
+    },
     "bad_tiles.group": {
         "en": "{where} is not a group of tiles with a known kind.",
         "zh": "{where} 不是已知类型的一组牌。",

@@ -131,8 +131,9 @@ def hand_looked_again(
 ) -> list[TileRead]:
     """A whole table's glanced reads with the tiles where the hand may lie read whole (every
     view, the second look where unsure): each of the hand's tries (`hand_tries`) in turn,
-    up to the first that reads as a complete hand, and then the faces elsewhere that may be its
-    winning tile (they decide 和绝张); the other tiles keep the glance. A photo of one
+    up to the first that reads as a complete hand (or all but its kongs lying face down,
+    `_gives_hand`), and then the faces elsewhere that may be its winning tile (they decide
+    和绝张); the other tiles keep the glance. A photo of one
     hand was read whole already. `readings` keeps the candidates' readings for
     `pick_hand`."""
     if not _many(classifier, reads, config) or not _table(reads, config):
@@ -143,7 +144,7 @@ def hand_looked_again(
         reads = classifier.look_again(image, reads, sorted(set(candidate) - looked))
         looked |= set(candidate)
         decoded = readings([reads[i] for i in candidate])[2]
-        if decoded.winning is not None:  # a hand, or the rest of one (`_gives_hand`)
+        if _gives_hand(decoded) and decoded.winning is not None:
             copies = [
                 i
                 for i, r in enumerate(reads)

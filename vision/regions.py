@@ -8,8 +8,10 @@ piece is from what it shows, and lists the hand's candidates: the face-up
 pieces the camera's player reads upright, nearest the camera first, with
 the pieces beside them that a laid-down hand spreads over (its winning tile
 set apart, its melds and flowers). The pipeline reads the candidates in that
-order and keeps the first that makes a complete hand; every other tile is
-`ignored`, with its piece's kind.
+order, then two lying near each other together (`vision.pipeline.hand_tries`),
+and keeps the first that makes a complete hand (but for a kong lying face
+down, which the person names); every other tile is `ignored`, with its
+piece's kind.
 
 Everything here works on boxes, the classifier's readings and the
 orienter's face directions: plain values in, a new `Regions` value out.
@@ -389,7 +391,8 @@ def _depths(piece: Piece, flowers: float, config: RegionsConfig) -> frozenset[in
     (a meld, flowers in a row) along the row or in front of it, nearer the player: rows of
     them behind are the player's own discards, towards the table's middle. Rows of faces
     that read as a pond or a hand pushed over (flowers of unfamiliar art, read as suit
-    tiles facing any way) join only in front: nothing but the hand's melds and flowers
+    tiles facing any way; more than four backs are another hand seen from behind, which
+    lies nowhere in front) join only in front: nothing but the hand's melds and flowers
     lies between the player and the row; along it too where they may be flowers (their
     mean flower probability `flowers` at least `RegionsConfig.flowers_p`, no more than a
     set holds): no pond or other hand holds a flower."""
@@ -452,14 +455,18 @@ def _row_behind(
 
 
 def _row_backs(
-    members: list[int], down: np.ndarray, boxes: np.ndarray, stacks: np.ndarray
+    members: list[int],
+    down: np.ndarray,
+    boxes: np.ndarray,
+    stacks: np.ndarray,
+    config: RegionsConfig = DEFAULT,
 ) -> list[int]:
     """Face-down tiles lying in the hand's own row (a concealed kong), even where they touch a
-    wall behind it: each centre within a third of a tile of the centres of the row's tiles
-    nearest it along the row (a row seen at a slant climbs across the photo), lying flat
-    (not on or under another, as a wall's tiles do: `stacked`), and reaching to within a
-    tile and a half of the row's ends, the backs taken so far counting as the row (a kong
-    of four backs at its end, a little wider than the faces)."""
+    wall behind it: each centre near the line of the centres of the row's tiles nearest it
+    along the row (`RegionsConfig.kong_line`; a row seen at a slant climbs across the
+    photo), lying flat (not on or under another, as a wall's tiles do: `stacked`), and
+    reaching to near the row's ends (`kong_reach`), the backs taken so far counting as the
+    row (a kong of four backs at its end, a little wider than the faces)."""
     row = np.array(members)
     cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
     height = float(np.median(boxes[row, 3] - boxes[row, 1]))
@@ -468,13 +475,14 @@ def _row_backs(
     flat = [i for i in np.nonzero(down & ~stacks)[0].tolist() if i not in taken]
     out: list[int] = []
     while True:
-        x1, x2 = boxes[row, 0].min() - 1.5 * width, boxes[row, 2].max() + 1.5 * width
+        reach = config.kong_reach * width
+        x1, x2 = boxes[row, 0].min() - reach, boxes[row, 2].max() + reach
         more = []
         for i in flat:
             if i in out or boxes[i, 2] < x1 or boxes[i, 0] > x2:
                 continue
             nearest = row[np.argsort(np.abs(cx[row] - cx[i]))[:2]]
-            if np.min(np.abs(cy[nearest] - cy[i])) < height / 3:
+            if np.min(np.abs(cy[nearest] - cy[i])) < config.kong_line * height:
                 more.append(i)
         if not more:
             return out
@@ -507,7 +515,7 @@ def find_regions(reads: list[TileRead], config: RegionsConfig = DEFAULT) -> Regi
         row = _row_behind(seed, pieces, boxes, config)
         for start in (row, seed) if row is not seed else (seed,):  # the row may be a pond
             members = _grow(start, pieces, boxes, flowers, config)
-            members += _row_backs(members, down, boxes, stacks)
+            members += _row_backs(members, down, boxes, stacks, config)
             if len(members) <= config.hand_most and tuple(sorted(members)) not in candidates:
                 candidates.append(tuple(sorted(members)))
     return Regions(tuple(pieces), tuple(candidates[: config.tries]), boxes, down, faces, config)

@@ -106,6 +106,18 @@ def groups(value: Any) -> list[tuple[str, list[TileRead]]]:
     return out
 
 
+def _size(value: Any) -> tuple[int, int]:
+    """The photo's width and height (0, 0 when not sent: no tile is then marked cut by the
+    photo's edge)."""
+    if value is None:
+        return 0, 0
+    if not isinstance(value, dict):
+        raise TileListError("bad_tiles.size")
+    width = int(_number(value.get("width", 0), 0, MOST_PIXELS, "size"))
+    height = int(_number(value.get("height", 0), 0, MOST_PIXELS, "size"))
+    return width, height
+
+
 def read_group(body: Any) -> dict[str, Any]:
     """The recognition result with `body["tiles"]` read as the hand and `body["ignored"]`
     kept as they are (they count towards the winning tile's copies shown)."""
@@ -122,9 +134,7 @@ def read_group(body: Any) -> dict[str, Any]:
     for kind, rs in ignored:
         pieces.append(Piece(kind, tuple(range(start, start + len(rs)))))
         start += len(rs)
-    size = body.get("size") if isinstance(body.get("size"), dict) else {}
-    width = int(_number(size.get("width", 0), 0, MOST_PIXELS, "size"))
-    height = int(_number(size.get("height", 0), 0, MOST_PIXELS, "size"))
+    width, height = _size(body.get("size"))
     return assemble(
         every,
         tuple(range(len(hand))),

@@ -542,3 +542,25 @@ def test_flowers_of_unfamiliar_art_along_the_row_join_the_hand() -> None:
     assert find_regions(flowers + row + backs).candidates[0] == tuple(range(22))
     suits = _faces([f.detection for f in flowers], ["3m", "1p", "5m", "E"] * 2, [(0.0, 1.0)] * 8)
     assert find_regions(suits + row + backs).candidates[0] == tuple(range(8, 22))
+
+
+def test_a_hand_with_a_kong_lying_face_down_is_the_hand_to_name() -> None:
+    """A concealed kong lying all face down cannot be named from the photo (seed 003: the
+    person names it): its candidate is still the hand, its other tiles read as the rest of
+    the hand, and the table is not said to hold no hand."""
+    import re
+
+    cam = {"elevation": 62.0, "azimuth": 0.0, "roll": 0.0, "tile_px": 40.0, "fov": 55.0}
+    for seed in (12, 13, 14):
+        meta = render.render_scene(
+            np.random.default_rng([7, seed]), "builtin", 1600, "table", camera=cam
+        ).meta
+        reads, labels = _reads(meta)
+        mine = {k for k, t in enumerate(labels) if t["group"] not in OTHER_GROUPS}
+        regions = find_regions(reads)
+        chosen, reading = pick_hand(reads, regions)
+        out = assemble(reads, chosen, reading, regions.ignored(chosen), "", (1600, 1600))
+        assert set(chosen) == mine
+        assert out["hand"] is None
+        assert out["partial_hand"] == re.sub(r"\[[^,\]]+\]", "", meta["hand"])  # kongs out
+        assert "no_hand_among" not in [n["id"] for n in out["notes"]]

@@ -96,6 +96,10 @@ BAD = [
     ("ignored_too_many", {"tiles": [], "ignored": [{"kind": "wall", "tiles": [_tile("back", i)
                                                    for i in range(300)]}] * 2}),
     ("size_text", {"tiles": [], "size": {"width": "w"}}),
+    ("size_not_object", {"tiles": [], "size": "1600x1200"}),
+    ("size_list", {"tiles": [], "size": [1600, 1200]}),
+    ("size_negative", {"tiles": [], "size": {"width": -5, "height": 10}}),
+    ("size_huge", {"tiles": [], "size": {"width": 1e300, "height": 10}}),
 ]  # fmt: skip
 
 
