@@ -31,6 +31,7 @@ from vision.detect import unstretch
 from vision.errors import ModelError, PhotoError
 from vision.faint import faint_backs
 from vision.layout import NOTHING_SET_APART, read_layout
+from vision.layout.kinds import code_of
 from vision.notes import Note, note
 from vision.photo import MAX_BYTES, load_photo
 from vision.regions import Piece, Regions, find_regions, shown_as, shown_copies
@@ -274,15 +275,15 @@ def result_json(
     notes = list(layout.warnings) + list(decoded.warnings)
     if len(set(flowers)) < len(flowers):
         notes.append(note("flower_twice"))
-    cut = sum(cut_by_edge(r, size, config) for r in reads)
-    if cut:
-        notes.append(note("hand_at_edge", n=cut))
+    cut = [cut_by_edge(r, size, config) for r in reads]
+    if any(cut):
+        notes.append(note("hand_at_edge", n=sum(cut)))
     return {
         "image": name,
         "size": {"width": size[0], "height": size[1]},
         "rotation": layout.rotation,
         "tiles": [
-            _tile_json(r, group_of.get(i, -1), bool(side), cut_by_edge(r, size, config))
+            _tile_json(r, group_of.get(i, -1), bool(side), cut[i])
             for i, (r, side) in enumerate(zip(reads, _sideways(reads, layout), strict=True))
         ],
         "groups": [{"role": g.role, "tiles": list(g.tiles)} for g in layout.groups],
@@ -384,7 +385,7 @@ def fourth_tile_seen(
         return None
     in_melds = [reads[i].chosen for g in layout.groups if g.role == "meld" for i in g.tiles]
     held = [reads[i].chosen for g in layout.groups if g.role == "concealed" for i in g.tiles]
-    shown = shown_copies(winning, [_code(r) for r in every], ignored) + in_melds.count(winning)
+    shown = shown_copies(winning, [code_of(r) for r in every], ignored) + in_melds.count(winning)
     return shown >= 3 and winning not in held
 
 
@@ -398,16 +399,11 @@ def as_shown(every: list[TileRead], ignored: list[Piece]) -> list[TileRead]:
     return out
 
 
-def _code(read: TileRead) -> str:
-    """The tile as decoded, or as read most probably where nothing decoded it."""
-    return read.chosen or CODES[int(np.argmax(read.probs))]
-
-
 def _ignored_json(
     read: TileRead, size: tuple[int, int], config: VisionConfig = DEFAULT
 ) -> dict[str, Any]:
     return {
-        "tile": _code(read),
+        "tile": code_of(read),
         "box": [round(float(v), 1) for v in read.detection.box],
         "confidence": round(read.confidence, 4),
         "alternatives": _alternatives(read),

@@ -25,6 +25,7 @@ import numpy as np
 
 from scorer.tiles import BACK, BACK_INDEX, CODES, FLOWER_FIRST, INDEX
 from vision.config import RegionsConfig
+from vision.layout.kinds import code_of, face_up
 from vision.types import TileRead
 
 #: the kinds of piece that are not the hand (the contract's `ignored` kinds)
@@ -58,9 +59,9 @@ class Regions:
         tile sizes (the median short side of their boxes); 0 where no boxes are known."""
         if self.boxes is None or not a or not b:
             return 0.0
-        gx, gy = _gaps(self.boxes)
-        gap = float(np.maximum(gx, gy)[np.ix_(list(a), list(b))].min())
         sides = self.boxes[list(a) + list(b)]
+        gx, gy = _gaps(sides)  # the two groups' own tiles only, not the whole table's
+        gap = float(np.maximum(gx, gy)[: len(a), len(a) :].min())
         size = float(np.median(np.minimum(sides[:, 2] - sides[:, 0], sides[:, 3] - sides[:, 1])))
         return gap / max(size, 1.0)
 
@@ -215,7 +216,7 @@ def _telling(reads: list[TileRead], config: RegionsConfig) -> np.ndarray:
     """Faces whose direction tells where their player sits: not alike turned half-way round
     (`RegionsConfig.symmetric`: the orienter reads those either way on unfamiliar art) and
     not flowers."""
-    codes = [r.chosen or CODES[int(np.argmax(r.probs))] for r in reads]
+    codes = [code_of(r) for r in reads]
     return np.array([c not in config.symmetric and INDEX[c] < FLOWER_FIRST for c in codes])
 
 
@@ -530,13 +531,12 @@ def shown_as(read: TileRead, kind: str) -> str:
     up (a flower is set aside at once, never discarded), another player's meld playing
     tiles or a concealed kong's backs; elsewhere the read as it is. On unfamiliar art a
     pond's small tiles read as a back or a flower often have their tile next."""
-    probs = np.asarray(read.probs)
     if kind == "discards":
-        return CODES[int(np.argmax(probs[:FLOWER_FIRST]))]
+        return CODES[face_up(read)]
     if kind == "other_meld":
-        playing = int(np.argmax(probs[:FLOWER_FIRST]))
-        return BACK if probs[BACK_INDEX] > probs[playing] else CODES[playing]
-    return read.chosen or CODES[int(np.argmax(probs))]
+        playing = face_up(read)
+        return BACK if read.probs[BACK_INDEX] > read.probs[playing] else CODES[playing]
+    return code_of(read)
 
 
 def shown_copies(code: str, codes: list[str], ignored: list[Piece]) -> int:

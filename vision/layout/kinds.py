@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from scorer.tiles import BACK_INDEX, FLOWER_FIRST
+from scorer.tiles import BACK_INDEX, CODES, FLOWER_FIRST
 from vision.types import TileRead
 
 
@@ -28,6 +28,11 @@ def top_class(read: TileRead) -> int:
     )
     _, lo, hi = max(kinds, key=lambda k: k[0])
     return lo + int(np.argmax(p[lo:hi]))
+
+
+def code_of(read: TileRead) -> str:
+    """The tile as decoded, or as read most probably where nothing decoded it."""
+    return read.chosen or CODES[int(np.argmax(read.probs))]
 
 
 def play_sum(read: TileRead) -> float:
