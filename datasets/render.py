@@ -60,7 +60,7 @@ from datasets.scene.geometry import BEVEL, Camera, TileMesh
 from datasets.scene.hands import hand_layout, random_flowers, random_hand
 from datasets.scene.layouts import LAYOUTS
 from datasets.scene.table import draw_clutter, draw_console, draw_tray, render_table
-from datasets.scene.tablescene import table_layout
+from datasets.scene.tablescene import OTHER_GROUPS, table_layout
 from datasets.scene.types import TILE_T, Layout
 from datasets.styles import resolve_styles
 from scorer.tiles import INDEX
@@ -119,11 +119,44 @@ def _frame_size(rng: np.random.Generator, size: int, layout: Layout) -> tuple[in
     return int(round(size * aw / ah / 2) * 2), size
 
 
-def _body_points(layout: Layout) -> np.ndarray:
+def _body_points(layout: Layout, tiles: list | None = None) -> np.ndarray:
     pts = [
-        TileMesh.of(t).points(geometry.OUTLINE[::4], z) for t in layout.tiles for z in (0.0, TILE_T)
+        TileMesh.of(t).points(geometry.OUTLINE[::4], z)
+        for t in (layout.tiles if tiles is None else tiles)
+        for z in (0.0, TILE_T)
     ]
     return np.vstack(pts)
+
+
+def _winners_points(layout: Layout) -> np.ndarray | None:
+    """The winner's laid-down hand at a whole table (None elsewhere): a zoomed photo
+    is aimed so that it stays whole, as the player photographing it would."""
+    mine = [t for t in layout.tiles if t.group and t.group not in OTHER_GROUPS]
+    if layout.kind != "table" or not mine:
+        return None
+    return _body_points(layout, mine)
+
+
+def _inside(cam: Camera, pts: np.ndarray, width: int, height: int) -> bool:
+    """Whether every point lies in front of the camera and inside the picture."""
+    if np.any((pts - cam.pos) @ cam.rot[2] < 0.5):
+        return False
+    p = cam.project(pts)
+    return bool(np.all(p >= 2) and np.all(p[:, 0] <= width - 2) and np.all(p[:, 1] <= height - 2))
+
+
+def _aim_at_hand(view: tuple, hand: np.ndarray, dist: float, far: float, frame: tuple):
+    """The target nearest the table's centre (and the distance nearest `dist`, at most
+    `far`) at which a zoomed camera still sees the whole winner's hand."""
+    target, elevation, azimuth, roll, f = view
+    centre = hand.mean(axis=0) * np.array([1, 1, 0])
+    while True:
+        for k in np.linspace(0, 1, 11):
+            aim = target + k * (centre - target)
+            cam = Camera.look_at(aim, elevation, azimuth, roll, dist, f, *frame)
+            if _inside(cam, hand, *frame) or dist >= far:
+                return aim, dist
+        dist = min(dist * 1.1, far)
 
 
 def place_camera(
@@ -176,6 +209,11 @@ def place_camera(
         (pts - target) @ _forward(elevation, azimuth) < -dist + 1
     ):
         dist = max(f / tile_px, hi)  # so close that tiles would lie behind the camera
+    hand = _winners_points(layout) if fixed.get("zoom", 1.0) > 1 else None
+    if hand is not None:
+        view = (target, elevation, azimuth, roll, f)
+        target, dist = _aim_at_hand(view, hand, dist, max(f / tile_px, hi), (width, height))
+        pts = hand  # the shift below keeps the hand in the picture
     cam = Camera.look_at(target, elevation, azimuth, roll, dist, f, width, height)
     # shift the picture (principal point) so the tiles are not always centred
     p = cam.project(pts)

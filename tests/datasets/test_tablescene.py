@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from datasets import render
+from datasets.scene.geometry import OUTLINE, TileMesh
 from datasets.scene.tablescene import table_layout
-from datasets.scene.types import Layout, Placement
+from datasets.scene.types import TILE_T, Layout, Placement
 from scorer.tiles import CODES
 
 MAGENTA = (255, 0, 255)
@@ -80,3 +81,24 @@ def test_a_table_scene_renders_with_its_labels() -> None:
     groups = Counter(t["group"] for t in meta["tiles"])
     assert groups["winning"] == 1 and groups["wall"] + groups["discards"] > 20
     assert all("seat" in t and "partial" in t for t in meta["tiles"])
+
+
+def test_a_zoomed_table_photo_keeps_the_winners_hand_whole() -> None:
+    """A player photographing a win aims at the hand: zoomed in on a whole table (the
+    far walls and ponds cut by the edge), the laid-down hand stays wholly in the picture."""
+    camera = {"elevation": 30.0, "azimuth": 0.0, "roll": 0.0, "fov": 60.0, "tile_px": 40.0}
+    others = ("discards", "wall", "other_hand", "other_meld")
+    cut = 0
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        layout = table_layout(rng, KINDS | {f"{n}f" for n in range(1, 9)})
+        cam, _ = render.place_camera(rng, layout, 1600, 900, {**camera, "zoom": 1.7})
+
+        def inside(tiles: list, cam=cam) -> bool:
+            corners = [TileMesh.of(t).points(OUTLINE, z) for t in tiles for z in (0, TILE_T)]
+            p = cam.project(np.vstack(corners))
+            return bool(np.all((p >= 0) & (p <= (1600, 900))))
+
+        assert inside([t for t in layout.tiles if t.group not in others]), seed
+        cut += not inside(layout.tiles)
+    assert cut >= 4  # the zoom still cuts the rest of the table
