@@ -387,9 +387,12 @@ ANYWHERE, ALONG_OR_FRONT, FRONT_ONLY = frozenset({0, 1, 2}), frozenset({0, 1}), 
 
 def _depths(piece: Piece, flowers: float, config: RegionsConfig) -> frozenset[int]:
     """Where a piece may join the hand (`_reach`'s depths), or nowhere (empty). A tile or
-    two (a winning tile set apart, flowers, a claimed tile lying sideways) and the backs of
-    a concealed kong lie in its row or just in front or behind; more face-up tiles together
-    (a meld, flowers in a row) along the row or in front of it, nearer the player: rows of
+    two (a winning tile set apart, flowers, a claimed tile lying sideways, a concealed
+    kong's backs at its ends) lie in its row or just in front or behind; three or four
+    backs together in its row or in front (a kong lying all face down): behind it they
+    are another player's hand seen from behind, reaching in at a seated view; more
+    face-up tiles together (a meld, flowers in a row) along the row or in front of it,
+    nearer the player: rows of
     them behind are the player's own discards, towards the table's middle. Rows of faces
     that read as a pond or a hand pushed over (flowers of unfamiliar art, read as suit
     tiles facing any way; more than four backs are another hand seen from behind, which
@@ -399,9 +402,10 @@ def _depths(piece: Piece, flowers: float, config: RegionsConfig) -> frozenset[in
     set holds): no pond or other hand holds a flower."""
     if piece.kind in ("hand", "other_meld"):
         return ANYWHERE if len(piece.tiles) < 3 else ALONG_OR_FRONT
-    most = 2 if piece.kind == "stray" else 4
-    if piece.kind in ("stray", "wall", "other_hand") and len(piece.tiles) <= most:
+    if piece.kind in ("stray", "wall", "other_hand") and len(piece.tiles) <= 2:
         return ANYWHERE
+    if piece.kind in ("wall", "other_hand") and len(piece.tiles) <= 4:
+        return ALONG_OR_FRONT
     if piece.kind not in ("discards", "other_hand"):
         return frozenset()
     flowery = flowers >= config.flowers_p and len(piece.tiles) <= config.flowers_in_set

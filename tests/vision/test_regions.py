@@ -564,3 +564,20 @@ def test_a_hand_with_a_kong_lying_face_down_is_the_hand_to_name() -> None:
         assert out["hand"] is None
         assert out["partial_hand"] == re.sub(r"\[[^,\]]+\]", "", meta["hand"])  # kongs out
         assert "no_hand_among" not in [n["id"] for n in out["notes"]]
+
+
+def test_another_hands_backs_just_behind_the_row_stay_out() -> None:
+    """Three or four backs together just behind the hand's row, towards the table's middle,
+    are another player's hand seen from behind (a rendered seated view: the right-hand
+    player's row reaching in); a back or two there may be a concealed kong's ends in a
+    meld row laid behind the row, and joins."""
+    row = _row(14, 40, 400)
+    near_end = [Detection((540 + 44 * i, 300, 580 + 44 * i, 352), 0.9) for i in range(4)]
+    kong_end = [Detection((80, 300, 120, 352), 0.9)]
+    wall = [Detection((900 + 44 * i, 60, 940 + 44 * i, 112), 0.9) for i in range(30)]
+    faces = [TileRead(d, np.eye(43)[(i * 5) % 27], up=(0.0, -1.0)) for i, d in enumerate(row)]
+    backs = [TileRead(d, np.eye(43)[42], chosen="back") for d in near_end + kong_end + wall]
+    first = set(find_regions(faces + backs).candidates[0])
+    assert set(range(14)) <= first
+    assert not first & set(range(14, 18))  # the other hand's backs
+    assert 18 in first  # the kong's back
