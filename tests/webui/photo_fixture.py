@@ -150,9 +150,10 @@ def pond_boxes() -> list[tuple[str, tuple[int, int, int, int], bool]]:
     ]
 
 
-def table_png() -> bytes:
-    """The hand and the pond drawn as `photo_png` draws tiles, on a taller cloth."""
-    img = np.full((680, 1400, 3), (60, 110, 40), np.uint8)
+def table_png(height: int = 680) -> bytes:
+    """The hand and the pond drawn as `photo_png` draws tiles, on a taller cloth (a lower
+    `height` cuts the pond's last row by the photo's edge)."""
+    img = np.full((height, 1400, 3), (60, 110, 40), np.uint8)
     for code, (x1, y1, x2, y2), _ in boxes() + pond_boxes():
         cv2.rectangle(img, (x1, y1), (x2, y2), (215, 235, 245), -1)
         cv2.putText(
@@ -170,7 +171,11 @@ def fake_table_recognize():
     every = boxes() + pond_boxes()
 
     def detector(image: np.ndarray) -> list[Detection]:
-        return [Detection(box=tuple(map(float, b)), score=0.99, sideways=s) for _, b, s in every]
+        height = image.shape[0]
+        return [
+            Detection(box=(*map(float, b[:3]), float(min(b[3], height))), score=0.99, sideways=s)
+            for _, b, s in every
+        ]
 
     def classifier(image: np.ndarray, detections: list[Detection]) -> list[TileRead]:
         reads = []

@@ -42,7 +42,11 @@ def base_url(tmp_path_factory):
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     db = tmp_path_factory.mktemp("db") / "games.db"
-    readers = {"thirteen.png": fake_recognize(THIRTEEN), "whole-table.png": fake_table_recognize()}
+    readers = {
+        "thirteen.png": fake_recognize(THIRTEEN),
+        "whole-table.png": fake_table_recognize(),
+        "table-cut.png": fake_table_recognize(),
+    }
     default = fake_recognize()
 
     def recognize(data, name):

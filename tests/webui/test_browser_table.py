@@ -10,9 +10,9 @@ from tests.webui.test_browser import _settled, base_url, open_page, pytestmark
 __all__ = ["base_url", "open_page", "pytestmark"]
 
 
-def _upload_table(page, tmp_path) -> None:
-    photo = tmp_path / "whole-table.png"
-    photo.write_bytes(table_png())
+def _upload_table(page, tmp_path, name: str = "whole-table.png", height: int = 680) -> None:
+    photo = tmp_path / name
+    photo.write_bytes(table_png(height))
     page.set_input_files("#upload-input", str(photo))
     page.wait_for_selector("#photo-view:not([hidden])")
     _settled(page)
@@ -40,3 +40,16 @@ def test_a_tap_on_the_pond_makes_it_the_hand(open_page, tmp_path):
     _settled(page)
     assert page.locator("#boxes .box:not(.ignored)").count() == len(POND)
     assert page.locator("#hand .tile").count() >= len(POND) - 1
+
+
+def test_ignored_tiles_cut_by_the_photos_edge_are_drawn_dotted(open_page, tmp_path):
+    """A pond row the photo's edge cuts is marked as the hand's cut tiles are: its boxes
+    show only part of each tile, so their faces may be misread."""
+    page = open_page()
+    _upload_table(page, tmp_path, "table-cut.png", 600)
+    assert page.locator("#boxes .box.ignored").count() == len(POND)
+    cut = page.locator("#boxes .box.ignored.partial")
+    assert cut.count() == 6
+    assert cut.first.evaluate("e => getComputedStyle(e).borderTopStyle") == "dotted"
+    whole = page.locator("#boxes .box.ignored:not(.partial)").first
+    assert whole.evaluate("e => getComputedStyle(e).borderTopStyle") == "solid"

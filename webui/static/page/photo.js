@@ -167,7 +167,8 @@ function renderIgnored(layer, w, h) {
     group.tiles.forEach((x) => {
       const [x1, y1, x2, y2] = x.box;
       const b = document.createElement("div");
-      b.className = "box ignored" + (gi === state.group ? " chosen" : "");
+      b.className = "box ignored" + (gi === state.group ? " chosen" : "")
+        + (x.partial ? " partial" : "");
       b.style.left = `${(100 * x1) / w}%`; b.style.top = `${(100 * y1) / h}%`;
       b.style.width = `${(100 * (x2 - x1)) / w}%`; b.style.height = `${(100 * (y2 - y1)) / h}%`;
       b.dataset.group = gi;
