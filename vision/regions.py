@@ -445,16 +445,20 @@ def _row_behind(
     seed: Piece, pieces: list[Piece], boxes: np.ndarray, config: RegionsConfig
 ) -> Piece:
     """The hand's row for a seed: the seed itself, or a row of upright faces at least twice
-    as long just behind it, that the seed lies in front of (melds or flowers laid nearer
-    the player than the row, `_depths`); the player's pond lies further back, past the
-    wall."""
+    as long that the seed lies along (a tile set apart at the row's end), else one just
+    behind it, that the seed lies in front of (melds or flowers laid nearer the player
+    than the row, `_depths`); the player's pond lies further back. A tile set apart lies
+    in front of the pond too: its own row comes first."""
     best = seed
     for p in pieces:
         if p.kind != "hand" or len(p.tiles) < max(2 * len(seed.tiles), len(best.tiles) + 1):
             continue
         along = _along(p.tiles, boxes)  # the frame `_grow` will measure in from that row
         row, front = Extent.of(p.tiles, boxes, along), Extent.of(seed.tiles, boxes, along)
-        if _reach([(row, 0)], front, row.size, config) == 1:
+        depth = _reach([(row, 0)], front, row.size, config)
+        if depth == 0:
+            return p
+        if depth == 1:
             best = p
     return best
 

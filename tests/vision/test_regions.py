@@ -9,6 +9,7 @@ choice of the hand alone, not the models.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -462,10 +463,18 @@ def test_a_concealed_kong_just_past_the_rows_end_is_in_the_hand() -> None:
 def test_a_hand_laid_out_in_two_parts_apart_is_read_whole() -> None:
     """A hand whose melds lie some way from its row is two candidates, neither a complete
     hand alone: the two taken together are read (`hand_tries`) and make the hand
-    (a rendered table, its labels as readings)."""
+    (a rendered table, its labels as readings, its melds moved 230 px further along the
+    row: some two and a half tiles from the winning tile)."""
     scene = render.render_scene(np.random.default_rng([22, 59]), "builtin", 1600, "table")
     reads, labels = _reads(scene.meta)
     mine = {k for k, t in enumerate(labels) if t["group"] not in OTHER_GROUPS}
+    further = (230, 0, 230, 0)
+    reads = [
+        replace(r, detection=replace(r.detection, box=tuple(np.add(r.detection.box, further))))
+        if t["group"].startswith("meld")
+        else r
+        for r, t in zip(reads, labels, strict=True)
+    ]
     regions = find_regions(reads)
     assert not any(set(c) == mine for c in regions.candidates)
     chosen, (_, _, decoded) = pick_hand(reads, regions)
@@ -581,3 +590,20 @@ def test_another_hands_backs_just_behind_the_row_stay_out() -> None:
     assert set(range(14)) <= first
     assert not first & set(range(14, 18))  # the other hand's backs
     assert 18 in first  # the kong's back
+
+
+def test_a_winning_tile_set_apart_grows_its_own_row_not_the_pond_behind() -> None:
+    """The winning tile set apart at the row's end, a little nearer the camera than the
+    row (an overhead view), is the nearest seed; it lies along the hand's row, so that row
+    is the hand's, not the player's pond two tiles and a half behind it, which the lone
+    tile would also lie in front of."""
+    row = _row(7, 40, 400)
+    winning = [Detection((360, 404, 400, 456), 0.9)]
+    pond = _row(8, 40, 252)
+    wall = [Detection((900 + 44 * i, 60, 940 + 44 * i, 112), 0.9) for i in range(30)]
+    faces = [
+        TileRead(d, np.eye(43)[(i * 5) % 27], up=(0.0, -1.0))
+        for i, d in enumerate(row + winning + pond)
+    ]
+    backs = [TileRead(d, np.eye(43)[42], chosen="back") for d in wall]
+    assert find_regions(faces + backs).candidates[0] == tuple(range(8))
