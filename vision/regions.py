@@ -415,10 +415,31 @@ def _depths(piece: Piece, flowers: float, config: RegionsConfig) -> frozenset[in
 def _grow(
     seed: Piece, pieces: list[Piece], boxes: np.ndarray, flowers: np.ndarray, config: RegionsConfig
 ) -> list[int]:
-    """The seed and every piece that joins it (`_reach`, `_depths`; `flowers`: each tile's
-    flower probability); a piece that would take it past the most tiles a hand lays down
-    stays out (nothing larger is a hand)."""
+    """The seed and every piece that joins it (`_grow_along` in the seed's frame). A seed of
+    a tile or two shows no row's direction: grown in the photo's axes, a row seen at a
+    slant climbs past pieces lying behind it, so it is grown again in the frame of the
+    longest row of upright faces it took (`_along`), where its own row runs."""
     along = _along(seed.tiles, boxes)
+    members = _grow_along(seed, pieces, boxes, flowers, config, along)
+    if along is not None:
+        return members
+    rows = [p for p in pieces if p.kind == "hand" and set(p.tiles) <= set(members)]
+    longest = max(rows, key=lambda p: len(p.tiles), default=seed)
+    along = _along(longest.tiles, boxes)
+    return members if along is None else _grow_along(seed, pieces, boxes, flowers, config, along)
+
+
+def _grow_along(
+    seed: Piece,
+    pieces: list[Piece],
+    boxes: np.ndarray,
+    flowers: np.ndarray,
+    config: RegionsConfig,
+    along: np.ndarray | None,
+) -> list[int]:
+    """The seed and every piece that joins it (`_reach`, `_depths`; `flowers`: each tile's
+    flower probability), measured along `along` (`Extent`); a piece that would take it past
+    the most tiles a hand lays down stays out (nothing larger is a hand)."""
     first = Extent.of(seed.tiles, boxes, along)
     members, joined = list(seed.tiles), [(first, 0)]
     rest = [

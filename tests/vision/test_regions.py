@@ -607,3 +607,44 @@ def test_a_winning_tile_set_apart_grows_its_own_row_not_the_pond_behind() -> Non
     ]
     backs = [TileRead(d, np.eye(43)[42], chosen="back") for d in wall]
     assert find_regions(faces + backs).candidates[0] == tuple(range(8))
+
+
+#: a seated view's hand row seen at a slant, its melds on to the right: each tile's box
+#: (px) and face direction, as the models read a rendered table (its nearest piece is the
+#: last meld's two upright tiles) ...
+SLANTED_HAND = [
+    ((264, 524, 351, 611), (0.33, -0.55)),
+    ((318, 535, 408, 619), (-0.01, -0.22)),
+    ((384, 535, 469, 629), (0.22, -0.55)),
+    ((443, 556, 523, 637), (-0.01, -0.1)),
+    ((539, 557, 614, 647), (0.26, -0.8)),
+    ((654, 603, 738, 660), (-0.46, -0.03)),
+    ((732, 585, 802, 670), (0.1, -0.75)),
+    ((792, 591, 862, 683), (0.03, -0.71)),
+    ((876, 606, 956, 698), (0.01, -0.82)),
+    ((943, 617, 1030, 707), (-0.9, -0.14)),
+    ((1018, 619, 1094, 715), (-0.16, -0.74)),
+    ((1101, 645, 1203, 730), (-0.8, -0.13)),
+    ((1177, 643, 1268, 740), (-0.27, -0.7)),
+    ((1241, 650, 1325, 753), (-0.32, -0.57)),
+]
+#: ... and the player's pond behind the row's middle, up and to the right of its end
+SLANTED_POND = [
+    ((634, 419, 691, 484), (0.16, -0.73)),
+    ((680, 424, 735, 480), (0.15, -0.85)),
+    ((725, 429, 779, 487), (0.11, -0.69)),
+    ((772, 438, 820, 505), (0.09, -0.86)),
+]
+
+
+def test_a_row_seen_at_a_slant_is_grown_in_its_own_frame() -> None:
+    """Grown from a seed of two tiles in the photo's axes, the slanting row climbs past the
+    pond behind it (it lies just above and beside the row's end); grown again along the
+    longest row taken, the pond lies behind the row and stays out."""
+    faces = [
+        TileRead(Detection(box, 0.9), np.eye(43)[(i * 5) % 27], up=up)
+        for i, (box, up) in enumerate(SLANTED_HAND + SLANTED_POND)
+    ]
+    wall = [Detection((200 + 44 * i, 60, 240 + 44 * i, 112), 0.9) for i in range(30)]
+    backs = [TileRead(d, np.eye(43)[42], chosen="back") for d in wall]
+    assert find_regions(faces + backs).candidates[0] == tuple(range(len(SLANTED_HAND)))
