@@ -12,8 +12,11 @@ also shown apart. The winner's hand is exact when it reads as the rendered one
 order: `bench.bench_heldout.read_right`), and right also where a kong lying
 face down is marked to be named and the rest exact; both are also counted over
 the scenes whose hand lies wholly in the photo (no tile of it cut by the
-photo's edge). 和绝张 is right when `fourth_tile_seen` equals the scene's
-`fourth_tile` (whether the winning tile's three other copies lie face up in view).
+photo's edge). 和绝张 is right when `fourth_tile_seen` says what the photo
+shows (`fourth_in_view`): the winning tile's three other copies face up in
+view, in the ponds and the exposed melds. A scene whose table shows them
+while the photo hides one in part (or cuts it) leaves it open and is not
+counted; the scene's `fourth_tile` (what the table shows) is counted apart.
 
 `--oracle` reads the labels in place of the models (each tile in view with its
 true box, class and face direction), so only the stages after them are
@@ -168,6 +171,30 @@ def detector_only(scenes: list[tuple[Path, dict]], sizes: list[int], model: Path
         print("\n".join(by_size.rows()))
 
 
+#: a copy of the winning tile this much in view (its share, `datasets.render`) is shown by
+#: the photo; less, and it may not be told at all
+SHOWN_SHARE = 0.5
+
+
+def fourth_in_view(meta: dict) -> bool | None:
+    """Whether the photo shows the winning tile's three other copies face up where they
+    count for 和绝张 (the ponds, the others' melds, the winner's exposed melds); None where
+    it leaves that open: fewer than three shown clearly, three with those partly in view."""
+    if meta.get("fourth_tile") is None:
+        return None
+    code = next((t["code"] for t in meta["tiles"] if t["group"] == "winning"), None)
+    counted = ("discards", "other_meld")
+    copies = [
+        t.get("visible", 1.0)
+        for t in meta["tiles"]
+        if t["code"] == code and (t["group"] in counted or t["group"].startswith("meld"))
+    ]
+    clear = sum(v >= SHOWN_SHARE for v in copies)
+    if clear >= 3:
+        return True
+    return False if sum(v > 0 for v in copies) < 3 else None
+
+
 def _hand_in_view(meta: dict) -> bool:
     """Whether every tile of the winner's hand lies wholly inside the photo: a tile the
     photo's edge cuts (`partial`) may not be readable at all."""
@@ -252,7 +279,7 @@ def whole(scenes: list[tuple[Path, dict]], long_side: int | None = None) -> None
     from vision.pipeline import recognize_image
 
     tiles, hands, kinds_right, kinds_total, losses = Tally(), Hands(), 0, 0, HandTiles()
-    fourth_all, fourth_hand, seconds = Counter(), Counter(), []
+    fourth_all, fourth_hand, fourth_table, seconds = Counter(), Counter(), Counter(), []
     for path, meta in scenes:
         image, k = _photo(path, long_side)
         started = time.perf_counter()
@@ -269,10 +296,11 @@ def whole(scenes: list[tuple[Path, dict]], long_side: int | None = None) -> None
         if _hand_in_view(meta):  # a hand cut by the photo's edge has tiles no label shows
             losses.add(labels, found, pairs)
         right = hands.add(out, meta)
+        seen, shown = out.get("fourth_tile_seen"), fourth_in_view(meta)
         if meta.get("fourth_tile") is not None:
-            fourth = Counter(
-                scenes=1, right=int(out.get("fourth_tile_seen") is meta["fourth_tile"])
-            )
+            fourth_table.update(scenes=1, right=int(seen is meta["fourth_tile"]))
+        if shown is not None:
+            fourth = Counter(scenes=1, right=int(seen is shown))
             fourth_all.update(fourth)
             if right:
                 fourth_hand.update(fourth)
@@ -285,8 +313,9 @@ def whole(scenes: list[tuple[Path, dict]], long_side: int | None = None) -> None
     print("\n".join(hands.rows()))
     print("\n".join(losses.rows()))
     print(
-        f"和绝张 right: {fourth_all['right']}/{fourth_all['scenes']}; where the hand reads "
-        f"right: {fourth_hand['right']}/{fourth_hand['scenes']}"
+        f"和绝张 right where the photo decides it: {fourth_all['right']}/{fourth_all['scenes']}; "
+        f"where the hand reads right: {fourth_hand['right']}/{fourth_hand['scenes']}; as the "
+        f"table has it (copies out of view too): {fourth_table['right']}/{fourth_table['scenes']}"
     )
     print(f"seconds a photo: median {np.median(seconds):.2f}, max {max(seconds):.2f}")
 

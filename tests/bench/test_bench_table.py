@@ -1,0 +1,28 @@
+"""The table bench's 和绝张 truth: what the photo shows, not what the table holds."""
+
+from __future__ import annotations
+
+from bench.bench_table import fourth_in_view
+
+
+def _meta(fourth: bool, shares: list[float], group: str = "discards") -> dict:
+    winning = {"code": "5s", "group": "winning", "visible": 1.0}
+    copies = [{"code": "5s", "group": group, "visible": v} for v in shares]
+    return {"fourth_tile": fourth, "tiles": [winning, *copies]}
+
+
+def test_three_copies_in_view_show_the_last_tile() -> None:
+    assert fourth_in_view(_meta(True, [1.0, 0.9, 0.6])) is True
+    assert fourth_in_view(_meta(True, [1.0, 1.0, 1.0], "meld0")) is True  # the winner's melds
+
+
+def test_copies_out_of_the_photo_show_nothing() -> None:
+    """The table shows the three copies, but one lies outside the photo: the photo cannot
+    tell, and the reader rightly says it did not see them."""
+    assert fourth_in_view(_meta(True, [1.0, 1.0, 0.0])) is False
+    assert fourth_in_view(_meta(False, [1.0, 1.0])) is False
+
+
+def test_a_copy_mostly_hidden_leaves_it_open() -> None:
+    assert fourth_in_view(_meta(True, [1.0, 1.0, 0.3])) is None
+    assert fourth_in_view({"tiles": []}) is None  # not a whole table
