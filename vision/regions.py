@@ -529,6 +529,9 @@ def find_regions(reads: list[TileRead], config: RegionsConfig = DEFAULT) -> Regi
     down, upright = _face_down(reads, config), _upright(reads, config)
     faces, stacks, telling = facing(reads, down), stacked(boxes, down), _telling(reads, config)
     flowers = np.array([float(np.sum(r.probs[FLOWER_FIRST:BACK_INDEX])) for r in reads])
+    # a face that does not tell its direction reads up or down at random: either is upright
+    # where it votes (`kind_of`: in a piece with no telling face)
+    upright = np.where(telling, upright, upright | (faces == 2))
     pieces = [
         Piece(kind_of(p, boxes, down, upright, config, stacks, telling), tuple(p))
         for p in pieces_of(boxes, along_axis(faces), config)

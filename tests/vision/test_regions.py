@@ -648,3 +648,24 @@ def test_a_row_seen_at_a_slant_is_grown_in_its_own_frame() -> None:
     wall = [Detection((200 + 44 * i, 60, 240 + 44 * i, 112), 0.9) for i in range(30)]
     backs = [TileRead(d, np.eye(43)[42], chosen="back") for d in wall]
     assert find_regions(faces + backs).candidates[0] == tuple(range(len(SLANTED_HAND)))
+
+
+def test_a_meld_of_faces_alike_either_way_joins_the_row_along_it() -> None:
+    """Faces that look alike turned half-way round (dots, bamboos, `SYMMETRIC_FACES`) read
+    up or down at random: a group of only such faces lying on along the hand's row is
+    counted upright when its faces point up or down the photo, so it joins along the row
+    (before, three of five read upside down made it a pond, which joins only in front)."""
+    row = _row(8, 40, 400)
+    meld = [
+        Detection((8 * 44 + 80 + 44 * i, 400, 8 * 44 + 120 + 44 * i, 452), 0.9) for i in range(5)
+    ]
+    wall = [Detection((900 + 44 * i, 60, 940 + 44 * i, 112), 0.9) for i in range(30)]
+    faces = [TileRead(d, np.eye(43)[i], up=(0.0, -1.0)) for i, d in enumerate(row)]  # 1m-8m
+    alike = [INDEX[c] for c in ("5p", "5p", "5p", "8s", "8s")]
+    faces += [
+        TileRead(d, np.eye(43)[k], up=(0.0, -1.0 if i < 2 else 1.0))
+        for i, (d, k) in enumerate(zip(meld, alike, strict=True))
+    ]
+    backs = [TileRead(d, np.eye(43)[42], chosen="back") for d in wall]
+    regions = find_regions(faces + backs)
+    assert regions.candidates[0] == tuple(range(13))
