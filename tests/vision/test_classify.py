@@ -309,3 +309,14 @@ def test_the_whole_reading_later_reads_as_at_once() -> None:
     assert np.allclose([r.probs for r in later], [r.probs for r in whole], atol=1e-5)
     some = classifier.look_again(scene.image, first, every[:3])
     assert some[3:] == first[3:]
+
+
+def test_crops_are_normalised_rgb_planes() -> None:
+    """What the classifiers were trained on, value for value: BGR crops turned RGB,
+    normalised with ImageNet's mean and deviation, channels first."""
+    from vision.classify import MEAN, STD, to_input
+
+    crops = np.random.default_rng(3).integers(0, 256, (5, 64, 64, 3), dtype=np.uint8)
+    want = ((crops[..., ::-1].astype(np.float32) - MEAN) / STD).transpose(0, 3, 1, 2)
+    assert np.array_equal(to_input(crops), want)
+    assert to_input(crops[:0]).shape == (0, 3, 64, 64)

@@ -311,3 +311,21 @@ def test_the_faint_look_reuses_the_look_at_the_same_photo() -> None:
     assert faint == fresh.faint(img, 0.2) and found == fresh(img)
     detector(cv2.flip(img, 1))
     assert counting.runs > runs
+
+
+@pytest.mark.parametrize("shape", [(1600, 1200, 3), (37, 501, 3), (3000, 4000, 3)])
+def test_the_detectors_input_is_the_normalised_photo_padded(shape) -> None:
+    """The input written plane by plane is, value for value, the photo resized, turned
+    RGB, normalised and padded to a multiple of 32, as the detector was trained on."""
+    from vision.detect import MEAN, STD, prepare
+
+    image = np.random.default_rng(5).integers(0, 256, shape, dtype=np.uint8)
+    x, scale = prepare(image, 1280)
+    h, w = shape[:2]
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    small = cv2.resize(image, (nw, nh), interpolation=interp)
+    want = np.zeros((x.shape[2], x.shape[3], 3), np.float32)
+    want[:nh, :nw] = (small[:, :, ::-1].astype(np.float32) - MEAN) / STD
+    assert x.shape[2] % 32 == 0 and x.shape[3] % 32 == 0 and max(x.shape[2:]) >= 1280
+    assert np.array_equal(x, want.transpose(2, 0, 1)[None])
