@@ -32,7 +32,7 @@ from datasets.onnx_init import evaluating, load_folded
 from datasets.render import read_yolo
 from datasets.views import crop_warp, warp_crop
 from scorer.tiles import BACK_INDEX, CODES, INDEX
-from vision.classify import INPUT, MEAN, STD, widened
+from vision.classify import INPUT, to_input, widened
 
 NUM_CLASSES = len(CODES)
 STORE = 96  # stored crop side; the box covers the central STORE / MARGIN_FACTOR px
@@ -200,10 +200,6 @@ def view(
 ) -> np.ndarray:
     """A training view of a stored crop as run time cuts it; rng=None gives the plain view."""
     return warp_crop(crop, crop_warp(size, STORE, MARGIN_FACTOR, rng))
-
-
-def to_input(views: np.ndarray) -> np.ndarray:
-    return ((views[..., ::-1].astype(np.float32) - MEAN) / STD).transpose(0, 3, 1, 2).copy()
 
 
 def evaluate(

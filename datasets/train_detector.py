@@ -28,7 +28,7 @@ from datasets.loader import stream
 from datasets.onnx_init import evaluating, load_folded
 from datasets.render import read_yolo
 from datasets.views import CROP, make_targets, random_view
-from vision.detect import MEAN, STD
+from vision.runtime import normalised
 
 #: the detector's input (long side) for a photo of a whole table, whose tiles are small
 TABLE_INPUT = 1280
@@ -113,7 +113,7 @@ def load_render(root: Path, limit: int, seed: int) -> tuple[list[np.ndarray], li
 
 
 def to_tensor(img: np.ndarray) -> np.ndarray:
-    return ((img[:, :, ::-1].astype(np.float32) - MEAN) / STD).transpose(2, 0, 1)
+    return normalised(img, np.empty((3, *img.shape[:2]), np.float32))
 
 
 def focal_loss(logit: torch.Tensor, heat: torch.Tensor, ignore: torch.Tensor) -> torch.Tensor:

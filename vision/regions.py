@@ -25,7 +25,7 @@ import numpy as np
 
 from scorer.tiles import BACK, BACK_INDEX, CODES, FLOWER_FIRST, INDEX
 from vision.config import RegionsConfig
-from vision.layout.kinds import code_of, face_up
+from vision.layout.kinds import code_of, face_up, flower_sum
 from vision.types import TileRead
 
 #: the kinds of piece that are not the hand (the contract's `ignored` kinds)
@@ -392,8 +392,8 @@ def _depths(piece: Piece, flowers: float, config: RegionsConfig) -> frozenset[in
     backs together in its row or in front (a kong lying all face down): behind it they
     are another player's hand seen from behind, reaching in at a seated view; more
     face-up tiles together (a meld, flowers in a row) along the row or in front of it,
-    nearer the player: rows of
-    them behind are the player's own discards, towards the table's middle. Rows of faces
+    nearer the player: rows of them behind are the player's own discards, towards the
+    table's middle. Rows of faces
     that read as a pond or a hand pushed over (flowers of unfamiliar art, read as suit
     tiles facing any way; more than four backs are another hand seen from behind, which
     lies nowhere in front) join only in front: nothing but the hand's melds and flowers
@@ -423,7 +423,8 @@ def _grow(
     members = _grow_along(seed, pieces, boxes, flowers, config, along)
     if along is not None:
         return members
-    rows = [p for p in pieces if p.kind == "hand" and set(p.tiles) <= set(members)]
+    taken = set(members)
+    rows = [p for p in pieces if p.kind == "hand" and taken.issuperset(p.tiles)]
     longest = max(rows, key=lambda p: len(p.tiles), default=seed)
     along = _along(longest.tiles, boxes)
     return members if along is None else _grow_along(seed, pieces, boxes, flowers, config, along)
@@ -528,7 +529,7 @@ def find_regions(reads: list[TileRead], config: RegionsConfig = DEFAULT) -> Regi
     boxes = _boxes(reads)
     down, upright = _face_down(reads, config), _upright(reads, config)
     faces, stacks, telling = facing(reads, down), stacked(boxes, down), _telling(reads, config)
-    flowers = np.array([float(np.sum(r.probs[FLOWER_FIRST:BACK_INDEX])) for r in reads])
+    flowers = np.array([flower_sum(r) for r in reads])
     # a face that does not tell its direction reads up or down at random: either is upright
     # where it votes (`kind_of`: in a piece with no telling face)
     upright = np.where(telling, upright, upright | (faces == 2))

@@ -314,7 +314,8 @@ def test_the_whole_reading_later_reads_as_at_once() -> None:
 def test_crops_are_normalised_rgb_planes() -> None:
     """What the classifiers were trained on, value for value: BGR crops turned RGB,
     normalised with ImageNet's mean and deviation, channels first."""
-    from vision.classify import MEAN, STD, to_input
+    from vision.classify import to_input
+    from vision.runtime import MEAN, STD
 
     crops = np.random.default_rng(3).integers(0, 256, (5, 64, 64, 3), dtype=np.uint8)
     want = ((crops[..., ::-1].astype(np.float32) - MEAN) / STD).transpose(0, 3, 1, 2)

@@ -317,7 +317,8 @@ def test_the_faint_look_reuses_the_look_at_the_same_photo() -> None:
 def test_the_detectors_input_is_the_normalised_photo_padded(shape) -> None:
     """The input written plane by plane is, value for value, the photo resized, turned
     RGB, normalised and padded to a multiple of 32, as the detector was trained on."""
-    from vision.detect import MEAN, STD, prepare
+    from vision.detect import prepare
+    from vision.runtime import MEAN, STD
 
     image = np.random.default_rng(5).integers(0, 256, shape, dtype=np.uint8)
     x, scale = prepare(image, 1280)

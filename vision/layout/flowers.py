@@ -11,16 +11,11 @@ import numpy as np
 from scorer.tiles import BACK_INDEX, FLOWER_FIRST
 from vision.config import DEFAULT, LayoutConfig
 from vision.layout.hand import hand_need, hand_row, held_in, held_tiles
-from vision.layout.kinds import face_up, play_sum
+from vision.layout.kinds import face_up, flower_sum, play_sum
 from vision.layout.melds import split_melds
 from vision.layout.slots import Cluster, row_slots, touching_runs
 from vision.rows import Frame
 from vision.types import TileRead
-
-
-def _flower_sum(read: TileRead) -> float:
-    """The tile's summed probability of being a flower."""
-    return float(np.asarray(read.probs)[FLOWER_FIRST:BACK_INDEX].sum())
 
 
 def _is_flower(k: int) -> bool:
@@ -34,7 +29,7 @@ def _unread(reads: list[TileRead], tiles: list[int], config: LayoutConfig) -> bo
 
 def _mean_flower(tiles: list[int], reads: list[TileRead]) -> float:
     """The tiles' mean summed probability of being a flower."""
-    return float(np.mean([_flower_sum(reads[i]) for i in tiles]))
+    return float(np.mean([flower_sum(reads[i]) for i in tiles]))
 
 
 def flowers_aside(

@@ -40,6 +40,11 @@ def play_sum(read: TileRead) -> float:
     return float(np.asarray(read.probs)[:FLOWER_FIRST].sum())
 
 
+def flower_sum(read: TileRead) -> float:
+    """The tile's summed probability of being a flower."""
+    return float(np.asarray(read.probs)[FLOWER_FIRST:BACK_INDEX].sum())
+
+
 def face_up(read: TileRead) -> int:
     """The tile's most probable playing tile: its kind when its place overrules its reading."""
     return int(np.argmax(np.asarray(read.probs)[:FLOWER_FIRST]))
