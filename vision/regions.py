@@ -412,41 +412,69 @@ def _depths(piece: Piece, flowers: float, config: RegionsConfig) -> frozenset[in
     return ALONG_OR_FRONT if flowery else FRONT_ONLY
 
 
-def _grow(
-    seed: Piece, pieces: list[Piece], boxes: np.ndarray, flowers: np.ndarray, config: RegionsConfig
-) -> list[int]:
+@dataclass(frozen=True)
+class _Table:
+    """What growing the hand looks at: every tile's box, its flower probability, and which
+    face-up tiles touch (linked as `pieces_of` links, whichever way they face)."""
+
+    boxes: np.ndarray
+    flowers: np.ndarray
+    touching: np.ndarray
+
+    @classmethod
+    def of(
+        cls, boxes: np.ndarray, flowers: np.ndarray, down: np.ndarray, config: RegionsConfig
+    ) -> _Table:
+        size = np.maximum(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]), 1.0)
+        gx, gy = _gaps(boxes)
+        touching = np.maximum(gx, gy) <= config.link_gap * np.minimum(size[:, None], size[None])
+        touching &= ~down[:, None] & ~down[None]
+        np.fill_diagonal(touching, False)
+        return cls(boxes, flowers, touching)
+
+    def crowded(self, tiles: tuple[int, ...], members: list[int]) -> bool:
+        """Whether face-up tiles outside the hand so far touch these: a piece of a pond
+        split off by its faces' directions, or of another player's meld."""
+        near = self.touching[list(tiles)].any(axis=0)
+        near[list(tiles) + members] = False
+        return bool(near.any())
+
+
+def _grow(seed: Piece, pieces: list[Piece], table: _Table, config: RegionsConfig) -> list[int]:
     """The seed and every piece that joins it (`_grow_along` in the seed's frame). A seed of
     a tile or two shows no row's direction: grown in the photo's axes, a row seen at a
     slant climbs past pieces lying behind it, so it is grown again in the frame of the
     longest row of upright faces it took (`_along`), where its own row runs."""
-    along = _along(seed.tiles, boxes)
-    members = _grow_along(seed, pieces, boxes, flowers, config, along)
+    along = _along(seed.tiles, table.boxes)
+    members = _grow_along(seed, pieces, table, config, along)
     if along is not None:
         return members
     taken = set(members)
     rows = [p for p in pieces if p.kind == "hand" and taken.issuperset(p.tiles)]
     longest = max(rows, key=lambda p: len(p.tiles), default=seed)
-    along = _along(longest.tiles, boxes)
-    return members if along is None else _grow_along(seed, pieces, boxes, flowers, config, along)
+    along = _along(longest.tiles, table.boxes)
+    return members if along is None else _grow_along(seed, pieces, table, config, along)
 
 
 def _grow_along(
     seed: Piece,
     pieces: list[Piece],
-    boxes: np.ndarray,
-    flowers: np.ndarray,
+    table: _Table,
     config: RegionsConfig,
     along: np.ndarray | None,
 ) -> list[int]:
-    """The seed and every piece that joins it (`_reach`, `_depths`; `flowers`: each tile's
-    flower probability), measured along `along` (`Extent`); a piece that would take it past
-    the most tiles a hand lays down stays out (nothing larger is a hand)."""
+    """The seed and every piece that joins it (`_reach`, `_depths`), measured along `along`
+    (`Extent`); a piece that would take it past the most tiles a hand lays down stays out
+    (nothing larger is a hand), and so does one behind the row touching face-up tiles
+    that do not join (`_Table.crowded`): the hand's parts behind it lie apart."""
+    boxes = table.boxes
     first = Extent.of(seed.tiles, boxes, along)
     members, joined = list(seed.tiles), [(first, 0)]
     rest = [
         (p, Extent.of(p.tiles, boxes, along), where)
         for p in pieces
-        if p is not seed and (where := _depths(p, float(flowers[list(p.tiles)].mean()), config))
+        if p is not seed
+        and (where := _depths(p, float(table.flowers[list(p.tiles)].mean()), config))
     ]
     grown = True
     while grown:
@@ -455,6 +483,8 @@ def _grow_along(
             if p is None or len(members) + len(p.tiles) > config.hand_most:
                 continue  # joined already, or too many tiles for the hand
             depth = _reach(joined, e, first.size, config)
+            if depth == 2 and table.crowded(p.tiles, members):
+                continue  # a piece of the pond behind the row, or of another player's meld
             if depth in where:
                 members += p.tiles
                 joined.append((e, depth))
@@ -529,7 +559,7 @@ def find_regions(reads: list[TileRead], config: RegionsConfig = DEFAULT) -> Regi
     boxes = _boxes(reads)
     down, upright = _face_down(reads, config), _upright(reads, config)
     faces, stacks, telling = facing(reads, down), stacked(boxes, down), _telling(reads, config)
-    flowers = np.array([flower_sum(r) for r in reads])
+    table = _Table.of(boxes, np.array([flower_sum(r) for r in reads]), down, config)
     # a face that does not tell its direction reads up or down at random: either is upright
     # where it votes (`kind_of`: in a piece with no telling face)
     upright = np.where(telling, upright, upright | (faces == 2))
@@ -548,7 +578,7 @@ def find_regions(reads: list[TileRead], config: RegionsConfig = DEFAULT) -> Regi
             continue  # grown into an earlier candidate already
         row = _row_behind(seed, pieces, boxes, config)
         for start in (row, seed) if row is not seed else (seed,):  # the row may be a pond
-            members = _grow(start, pieces, boxes, flowers, config)
+            members = _grow(start, pieces, table, config)
             members += _row_backs(members, down, boxes, stacks, config)
             if len(members) <= config.hand_most and tuple(sorted(members)) not in candidates:
                 candidates.append(tuple(sorted(members)))

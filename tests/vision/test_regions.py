@@ -669,3 +669,38 @@ def test_a_meld_of_faces_alike_either_way_joins_the_row_along_it() -> None:
     backs = [TileRead(d, np.eye(43)[42], chosen="back") for d in wall]
     regions = find_regions(faces + backs)
     assert regions.candidates[0] == tuple(range(13))
+
+
+def _table_of(faces: list[TileRead]) -> list[TileRead]:
+    """The faces with a wall of backs far behind: a whole table's count of tiles."""
+    wall = [Detection((900 + 44 * i, 60, 940 + 44 * i, 112), 0.9) for i in range(30)]
+    return faces + [TileRead(d, np.eye(43)[42], chosen="back") for d in wall]
+
+
+def test_another_players_meld_reaching_in_behind_the_row_stays_out() -> None:
+    """The left player's meld reaching in just behind the row's end (a rendered seated
+    view), two of its tiles read turned to that player and one upright: two pieces of a
+    tile or two, each of which could be a tile set apart, but touching each other and
+    not the row, they are another's (before, both joined the hand)."""
+    row = _row(14, 40, 400)
+    meld = [Detection((4 + 56 * i, 340, 56 + 56 * i, 380), 0.9) for i in range(3)]
+    faces = [TileRead(d, np.eye(43)[(i * 5) % 27], up=(0.0, -1.0)) for i, d in enumerate(row)]
+    ups = [(-1.0, 0.0), (-1.0, 0.0), (0.0, -1.0)]
+    faces += [TileRead(d, np.eye(43)[8], up=up) for d, up in zip(meld, ups, strict=True)]
+    assert find_regions(_table_of(faces)).candidates[0] == tuple(range(14))
+
+
+def test_a_piece_of_the_pond_split_off_behind_the_row_stays_out() -> None:
+    """The player's pond just behind the row, two of its tiles read upright and the rest
+    turned a quarter (the orienter unsure on unfamiliar art): the two are a piece of their
+    own, but they touch the pond's other tiles, so they stay out with it (before, they
+    joined as tiles set apart behind the row)."""
+    row = _row(14, 40, 400)
+    pond = [Detection((100 + 44 * i, 320, 140 + 44 * i, 372), 0.9) for i in range(6)]
+    faces = [TileRead(d, np.eye(43)[(i * 5) % 27], up=(0.0, -1.0)) for i, d in enumerate(row)]
+    ups = [(0.0, -1.0)] * 2 + [(1.0, 0.0)] * 4
+    faces += [
+        TileRead(d, np.eye(43)[3 + i], up=up)
+        for i, (d, up) in enumerate(zip(pond, ups, strict=True))
+    ]
+    assert find_regions(_table_of(faces)).candidates[0] == tuple(range(14))
