@@ -187,8 +187,9 @@ class RegionsConfig:
     hand_gap_along: float = 2.6
     #: ... and this far behind it (towards the wall) ...
     hand_gap_across: float = 1.6
-    #: ... or in front of it, nearer the player (flowers, melds)
-    hand_gap_front: float = 2.5
+    #: ... or in front of it, nearer the player (flowers, melds; flowers laid beyond the
+    #: row the melds would take lie near three tile sizes out)
+    hand_gap_front: float = 3.0
     #: a tile is face down when the back is this likely
     back_p: float = 0.5
     #: a face points towards the camera's player when its direction is within this many

@@ -517,6 +517,17 @@ def test_flowers_of_unfamiliar_art_in_front_of_the_row_join_the_hand() -> None:
     assert regions.candidates[0] == tuple(range(22))
 
 
+def test_flowers_laid_beyond_the_melds_row_join_the_hand() -> None:
+    """A hand with no melds, its flowers laid where they go beyond the melds' row (a
+    rendered overhead view: 2.8 tile sizes of empty table between them and the row):
+    nothing else lies in front of the row, so they join it (before, only flowers within
+    2.5 tile sizes did)."""
+    row = _faces(_row(14, 40, 400), ["1m"] * 14, [(0.0, -1.0)] * 14)
+    flowers = _faces(_row(3, 40, 400 + 1.3 * 40 + 2.8 * 40), ["1f", "3f", "7f"], [(0.0, -1.0)] * 3)
+    backs = [TileRead(d, np.eye(43)[42], chosen="back") for d in WALL]
+    assert find_regions(row + flowers + backs).candidates[0] == tuple(range(17))
+
+
 def test_only_candidates_lying_near_each_other_are_read_together() -> None:
     """Two parts of one hand lie a few tiles apart; a group past the wall or across the
     table is another player's, so it is never read together with the hand."""
