@@ -522,10 +522,10 @@ def _row_backs(
     stacks: np.ndarray,
     config: RegionsConfig = DEFAULT,
 ) -> list[int]:
-    """Face-down tiles lying in the hand's own row (a concealed kong), even where they touch a
-    wall behind it: each centre near the line of the centres of the row's tiles nearest it
-    along the row (`RegionsConfig.kong_line`; a row seen at a slant climbs across the
-    photo), lying flat (not on or under another, as a wall's tiles do: `stacked`), and
+    """Face-down tiles lying in a row of the hand (a concealed kong), even where they touch a
+    wall behind it: each centre near the line of the centres of the hand's two tiles
+    nearest it (`RegionsConfig.kong_line`; a row seen at a slant climbs across the photo,
+    and a meld row in front of the concealed one has its own line), lying flat (not on or under another, as a wall's tiles do: `stacked`), and
     reaching to near the row's ends (`kong_reach`), the backs taken so far counting as the
     row (a kong of four backs at its end, a little wider than the faces)."""
     row = np.array(members)
@@ -542,7 +542,7 @@ def _row_backs(
         for i in flat:
             if i in out or boxes[i, 2] < x1 or boxes[i, 0] > x2:
                 continue
-            nearest = row[np.argsort(np.abs(cx[row] - cx[i]))[:2]]
+            nearest = row[np.argsort(np.hypot(cx[row] - cx[i], cy[row] - cy[i]))[:2]]
             if np.min(np.abs(cy[nearest] - cy[i])) < config.kong_line * height:
                 more.append(i)
         if not more:

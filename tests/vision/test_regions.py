@@ -251,6 +251,12 @@ def _row(n: int, size: float, y: float = 0.0) -> list[Detection]:
     ]
 
 
+def _table_of(faces: list[TileRead]) -> list[TileRead]:
+    """The faces with a wall of backs far behind: a whole table's count of tiles."""
+    wall = [Detection((900 + 44 * i, 60, 940 + 44 * i, 112), 0.9) for i in range(30)]
+    return faces + [TileRead(d, np.eye(43)[42], chosen="back") for d in wall]
+
+
 @pytest.mark.parametrize(
     ("shape", "first", "table", "taken"),
     [
@@ -586,6 +592,25 @@ def test_a_hand_with_a_kong_lying_face_down_is_the_hand_to_name() -> None:
         assert "no_hand_among" not in [n["id"] for n in out["notes"]]
 
 
+def test_a_kong_lying_face_down_in_the_meld_row_in_front_is_in_the_hand() -> None:
+    """The melds laid in a row in front of the concealed row: a kong all face down beside
+    a kong showing its two middle tiles, the winning tile set apart just behind those
+    two (a rendered standing view). The first kong's backs touch the second's first back
+    and read as one piece of five, as another hand from behind would; they lie in line
+    with the melds' row, so they are the hand's (before, the line was looked for only
+    among the tiles nearest along the row: the concealed row's, a row behind)."""
+    row = _row(7, 40, 400)  # x 0-304
+    winning = [Detection((350, 400, 390, 452), 0.9)]
+    kongs = [Detection((110 + 44 * i, 462, 150 + 44 * i, 514), 0.9) for i in range(8)]
+    faces = [
+        TileRead(d, np.eye(43)[(i * 5) % 27], up=(0.0, -1.0))
+        for i, d in enumerate(row + winning + kongs[5:7])
+    ]
+    backs = [TileRead(d, np.eye(43)[42], chosen="back") for d in kongs[:5] + kongs[7:]]
+    first = find_regions(_table_of(faces + backs)).candidates[0]
+    assert first == tuple(range(16))
+
+
 def test_another_hands_backs_just_behind_the_row_stay_out() -> None:
     """Three or four backs together just behind the hand's row, towards the table's middle,
     are another player's hand seen from behind (a rendered seated view: the right-hand
@@ -680,12 +705,6 @@ def test_a_meld_of_faces_alike_either_way_joins_the_row_along_it() -> None:
     backs = [TileRead(d, np.eye(43)[42], chosen="back") for d in wall]
     regions = find_regions(faces + backs)
     assert regions.candidates[0] == tuple(range(13))
-
-
-def _table_of(faces: list[TileRead]) -> list[TileRead]:
-    """The faces with a wall of backs far behind: a whole table's count of tiles."""
-    wall = [Detection((900 + 44 * i, 60, 940 + 44 * i, 112), 0.9) for i in range(30)]
-    return faces + [TileRead(d, np.eye(43)[42], chosen="back") for d in wall]
 
 
 def test_another_players_meld_reaching_in_behind_the_row_stays_out() -> None:
