@@ -224,6 +224,10 @@ class RegionsConfig:
     flowers_p: float = 0.1
     #: flowers and seasons in a set
     flowers_in_set: int = FLOWERS_IN_SET
+    #: tiles behind the row touching others that do not join are still the hand's when
+    #: they all read as flowers this surely (a mean): flowers laid behind it; read less
+    #: surely, they are as often a pond's or a meld's tiles
+    flowers_behind_p: float = 0.5
 
 
 @dataclass(frozen=True)

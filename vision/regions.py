@@ -155,16 +155,22 @@ def _components(links: np.ndarray) -> list[list[int]]:
     return out
 
 
+def links_of(boxes: np.ndarray, config: RegionsConfig = DEFAULT) -> np.ndarray:
+    """Which tiles link: their boxes this close (in the smaller one's size), neither more
+    than `RegionsConfig.size_ratio` times the other's size."""
+    size = np.maximum(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]), 1.0)
+    gx, gy = _gaps(boxes)
+    small = np.minimum(size[:, None], size[None])
+    ratio = np.maximum(size[:, None], size[None]) / small
+    return (np.maximum(gx, gy) <= config.link_gap * small) & (ratio <= config.size_ratio)
+
+
 def pieces_of(
     boxes: np.ndarray, kinds: np.ndarray | None = None, config: RegionsConfig = DEFAULT
 ) -> list[list[int]]:
     """Tiles linked by small gaps (relative to their size) into pieces; with `kinds`, only
     tiles of one kind link (face down, or facing one way: a pond's tiles face its player)."""
-    size = np.maximum(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]), 1.0)
-    gx, gy = _gaps(boxes)
-    small = np.minimum(size[:, None], size[None])
-    ratio = np.maximum(size[:, None], size[None]) / small
-    links = (np.maximum(gx, gy) <= config.link_gap * small) & (ratio <= config.size_ratio)
+    links = links_of(boxes, config)
     if kinds is not None:
         links &= kinds[:, None] == kinds[None]
     return _components(links)
@@ -412,10 +418,10 @@ def _depths(piece: Piece, flowers: float, config: RegionsConfig) -> frozenset[in
     return ALONG_OR_FRONT if flowery else FRONT_ONLY
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Table:
     """What growing the hand looks at: every tile's box, its flower probability, and which
-    face-up tiles touch (linked as `pieces_of` links, whichever way they face)."""
+    face-up tiles link (`links_of`, whichever way they face)."""
 
     boxes: np.ndarray
     flowers: np.ndarray
@@ -425,19 +431,21 @@ class _Table:
     def of(
         cls, boxes: np.ndarray, flowers: np.ndarray, down: np.ndarray, config: RegionsConfig
     ) -> _Table:
-        size = np.maximum(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]), 1.0)
-        gx, gy = _gaps(boxes)
-        touching = np.maximum(gx, gy) <= config.link_gap * np.minimum(size[:, None], size[None])
-        touching &= ~down[:, None] & ~down[None]
-        np.fill_diagonal(touching, False)
+        touching = links_of(boxes, config) & ~down[:, None] & ~down[None]
         return cls(boxes, flowers, touching)
 
-    def crowded(self, tiles: tuple[int, ...], members: list[int]) -> bool:
-        """Whether face-up tiles outside the hand so far touch these: a piece of a pond
-        split off by its faces' directions, or of another player's meld."""
+    def crowded(self, tiles: tuple[int, ...], members: list[int], config: RegionsConfig) -> bool:
+        """Whether face-up tiles outside the hand so far touch these (a piece of a pond split
+        off by its faces' directions, or of another player's meld), unless all of them
+        together read as flowers (`RegionsConfig.flowers_behind_p`, no more than a set
+        holds): the hand's flowers laid behind it, split the same way."""
         near = self.touching[list(tiles)].any(axis=0)
         near[list(tiles) + members] = False
-        return bool(near.any())
+        if not near.any():
+            return False
+        group = list(tiles) + np.flatnonzero(near).tolist()
+        flowery = self.flowers[group].mean() >= config.flowers_behind_p
+        return not (flowery and len(group) <= config.flowers_in_set)
 
 
 def _grow(seed: Piece, pieces: list[Piece], table: _Table, config: RegionsConfig) -> list[int]:
@@ -483,13 +491,12 @@ def _grow_along(
             if p is None or len(members) + len(p.tiles) > config.hand_most:
                 continue  # joined already, or too many tiles for the hand
             depth = _reach(joined, e, first.size, config)
-            if depth == 2 and table.crowded(p.tiles, members):
-                continue  # a piece of the pond behind the row, or of another player's meld
-            if depth in where:
-                members += p.tiles
-                joined.append((e, depth))
-                rest[k] = (None, e, where)
-                grown = True
+            if depth not in where or (depth == 2 and table.crowded(p.tiles, members, config)):
+                continue  # not where it may lie, or touching a pond or meld behind the row
+            members += p.tiles
+            joined.append((e, depth))
+            rest[k] = (None, e, where)
+            grown = True
     return members
 
 
@@ -523,11 +530,12 @@ def _row_backs(
     config: RegionsConfig = DEFAULT,
 ) -> list[int]:
     """Face-down tiles lying in a row of the hand (a concealed kong), even where they touch a
-    wall behind it: each centre near the line of the centres of the hand's two tiles
-    nearest it (`RegionsConfig.kong_line`; a row seen at a slant climbs across the photo,
-    and a meld row in front of the concealed one has its own line), lying flat (not on or under another, as a wall's tiles do: `stacked`), and
-    reaching to near the row's ends (`kong_reach`), the backs taken so far counting as the
-    row (a kong of four backs at its end, a little wider than the faces)."""
+    wall behind it: each centre about as high in the photo as one of the two tiles of the
+    hand nearest it (`RegionsConfig.kong_line`, in tile heights; a row seen at a slant
+    climbs across the photo, and a meld row in front of the concealed one lies lower),
+    lying flat (not on or under another, as a wall's tiles do: `stacked`), and reaching
+    to near the row's ends (`kong_reach`), the backs taken so far counting as the hand's
+    (a kong of four backs at its end, a little wider than the faces)."""
     row = np.array(members)
     cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
     height = float(np.median(boxes[row, 3] - boxes[row, 1]))

@@ -253,8 +253,7 @@ def _row(n: int, size: float, y: float = 0.0) -> list[Detection]:
 
 def _table_of(faces: list[TileRead]) -> list[TileRead]:
     """The faces with a wall of backs far behind: a whole table's count of tiles."""
-    wall = [Detection((900 + 44 * i, 60, 940 + 44 * i, 112), 0.9) for i in range(30)]
-    return faces + [TileRead(d, np.eye(43)[42], chosen="back") for d in wall]
+    return faces + [TileRead(d, np.eye(43)[42], chosen="back") for d in WALL]
 
 
 @pytest.mark.parametrize(
@@ -526,8 +525,7 @@ def test_flowers_of_unfamiliar_art_in_front_of_the_row_join_the_hand() -> None:
 def test_flowers_laid_beyond_the_melds_row_join_the_hand() -> None:
     """A hand with no melds, its flowers laid where they go beyond the melds' row (a
     rendered overhead view: 2.8 tile sizes of empty table between them and the row):
-    nothing else lies in front of the row, so they join it (before, only flowers within
-    2.5 tile sizes did)."""
+    nothing else lies in front of the row, so they join it."""
     row = _faces(_row(14, 40, 400), ["1m"] * 14, [(0.0, -1.0)] * 14)
     flowers = _faces(_row(3, 40, 400 + 1.3 * 40 + 2.8 * 40), ["1f", "3f", "7f"], [(0.0, -1.0)] * 3)
     backs = [TileRead(d, np.eye(43)[42], chosen="back") for d in WALL]
@@ -597,8 +595,8 @@ def test_a_kong_lying_face_down_in_the_meld_row_in_front_is_in_the_hand() -> Non
     a kong showing its two middle tiles, the winning tile set apart just behind those
     two (a rendered standing view). The first kong's backs touch the second's first back
     and read as one piece of five, as another hand from behind would; they lie in line
-    with the melds' row, so they are the hand's (before, the line was looked for only
-    among the tiles nearest along the row: the concealed row's, a row behind)."""
+    with the melds' row, not with the concealed row's tiles above them, so they are the
+    hand's."""
     row = _row(7, 40, 400)  # x 0-304
     winning = [Detection((350, 400, 390, 452), 0.9)]
     kongs = [Detection((110 + 44 * i, 462, 150 + 44 * i, 514), 0.9) for i in range(8)]
@@ -711,7 +709,7 @@ def test_another_players_meld_reaching_in_behind_the_row_stays_out() -> None:
     """The left player's meld reaching in just behind the row's end (a rendered seated
     view), two of its tiles read turned to that player and one upright: two pieces of a
     tile or two, each of which could be a tile set apart, but touching each other and
-    not the row, they are another's (before, both joined the hand)."""
+    not the row, they are another's."""
     row = _row(14, 40, 400)
     meld = [Detection((4 + 56 * i, 340, 56 + 56 * i, 380), 0.9) for i in range(3)]
     faces = [TileRead(d, np.eye(43)[(i * 5) % 27], up=(0.0, -1.0)) for i, d in enumerate(row)]
@@ -723,8 +721,7 @@ def test_another_players_meld_reaching_in_behind_the_row_stays_out() -> None:
 def test_a_piece_of_the_pond_split_off_behind_the_row_stays_out() -> None:
     """The player's pond just behind the row, two of its tiles read upright and the rest
     turned a quarter (the orienter unsure on unfamiliar art): the two are a piece of their
-    own, but they touch the pond's other tiles, so they stay out with it (before, they
-    joined as tiles set apart behind the row)."""
+    own, but they touch the pond's other tiles, so they stay out with it."""
     row = _row(14, 40, 400)
     pond = [Detection((100 + 44 * i, 320, 140 + 44 * i, 372), 0.9) for i in range(6)]
     faces = [TileRead(d, np.eye(43)[(i * 5) % 27], up=(0.0, -1.0)) for i, d in enumerate(row)]
@@ -734,3 +731,21 @@ def test_a_piece_of_the_pond_split_off_behind_the_row_stays_out() -> None:
         for i, (d, up) in enumerate(zip(pond, ups, strict=True))
     ]
     assert find_regions(_table_of(faces)).candidates[0] == tuple(range(14))
+
+
+def test_flowers_laid_behind_the_row_join_though_split_by_their_faces() -> None:
+    """Four flowers laid just behind the row's end, read surely as flowers but turned two
+    ways (a flower's face tells no direction): two pieces touching each other and not
+    the row, yet all flowers, so they are the hand's; a tile set apart behind the row,
+    touching nothing, joins too."""
+    row = _row(14, 40, 400)
+    flowers = [Detection((4 + 44 * i, 320, 44 + 44 * i, 372), 0.9) for i in range(4)]
+    apart = [Detection((500, 320, 540, 372), 0.9)]
+    faces = [TileRead(d, np.eye(43)[(i * 5) % 27], up=(0.0, -1.0)) for i, d in enumerate(row)]
+    ups = [(0.0, -1.0), (0.0, -1.0), (1.0, 0.0), (1.0, 0.0)]
+    faces += [
+        TileRead(d, np.eye(43)[INDEX[f"{i + 1}f"]], up=up)
+        for i, (d, up) in enumerate(zip(flowers, ups, strict=True))
+    ]
+    faces += [TileRead(d, np.eye(43)[INDEX["9s"]], up=(0.0, -1.0)) for d in apart]
+    assert find_regions(_table_of(faces)).candidates[0] == tuple(range(19))
