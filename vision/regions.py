@@ -399,13 +399,13 @@ def _depths(piece: Piece, flowers: float, config: RegionsConfig) -> frozenset[in
     are another player's hand seen from behind, reaching in at a seated view; more
     face-up tiles together (a meld, flowers in a row) along the row or in front of it,
     nearer the player: rows of them behind are the player's own discards, towards the
-    table's middle. Rows of faces
-    that read as a pond or a hand pushed over (flowers of unfamiliar art, read as suit
-    tiles facing any way; more than four backs are another hand seen from behind, which
-    lies nowhere in front) join only in front: nothing but the hand's melds and flowers
-    lies between the player and the row; along it too where they may be flowers (their
-    mean flower probability `flowers` at least `RegionsConfig.flowers_p`, no more than a
-    set holds): no pond or other hand holds a flower."""
+    table's middle. Rows of faces that read as a pond or a hand pushed over (flowers of
+    unfamiliar art, read as suit tiles facing any way; more than four backs are another
+    hand seen from behind, which lies nowhere in front) join only in front: nothing but
+    the hand's melds and flowers lies between the player and the row; along it too where
+    they may be flowers (their mean flower probability `flowers` at least
+    `RegionsConfig.flowers_p`, no more than a set holds): no pond or other hand holds a
+    flower."""
     if piece.kind in ("hand", "other_meld"):
         return ANYWHERE if len(piece.tiles) < 3 else ALONG_OR_FRONT
     if piece.kind in ("stray", "wall", "other_hand") and len(piece.tiles) <= 2:

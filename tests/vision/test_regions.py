@@ -528,8 +528,7 @@ def test_flowers_laid_beyond_the_melds_row_join_the_hand() -> None:
     nothing else lies in front of the row, so they join it."""
     row = _faces(_row(14, 40, 400), ["1m"] * 14, [(0.0, -1.0)] * 14)
     flowers = _faces(_row(3, 40, 400 + 1.3 * 40 + 2.8 * 40), ["1f", "3f", "7f"], [(0.0, -1.0)] * 3)
-    backs = [TileRead(d, np.eye(43)[42], chosen="back") for d in WALL]
-    assert find_regions(row + flowers + backs).candidates[0] == tuple(range(17))
+    assert find_regions(_table_of(row + flowers)).candidates[0] == tuple(range(17))
 
 
 def test_only_candidates_lying_near_each_other_are_read_together() -> None:
