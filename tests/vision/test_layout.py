@@ -128,6 +128,37 @@ def _codes(reads, group):
     return [_top(reads[i]) for i in group.tiles]
 
 
+def test_a_hand_tile_pushed_against_four_melds_is_no_kong() -> None:
+    # Four pungs laid touching the hand's last tile: the run also cuts into a "kong" of
+    # 3s + 999s and three pungs, but the tiles read as four pungs beside a 3s (rules seed
+    # 003: a claimed tile lies sideways in each meld).
+    tokens = ["3s", "9s/", "9s", "9s", "E", "E/", "E", "C/", "C", "C", "3p", "3p", "3p/"]
+    reads = reads_for(row([*tokens, GAP, "3s"], y=300))
+    layout = read_layout(reads)
+    melds = [(_codes(reads, g), g.claimed) for g in layout.groups if g.role == "meld"]
+    assert melds == [
+        (["9s", "9s", "9s"], 1),
+        (["E", "E", "E"], 2),
+        (["C", "C", "C"], 1),
+        (["3p", "3p", "3p"], 3),
+    ]
+    concealed = next(g for g in layout.groups if g.role == "concealed")
+    assert _codes(reads, concealed) == ["3s"]
+    assert decode(reads, layout).hand is not None
+
+
+def test_a_misread_pung_tile_makes_no_kong_with_the_hand_tile_beside_it() -> None:
+    # As above with the pair pushed against the melds and the first pung's claimed 9s read
+    # as 6s: a pung of 6s 9s 9s looks no less like a meld than a "kong" 3s 6s 9s 9s, and
+    # kongs are the rarer melds.
+    tokens = ["3s", "3s", "6s/", "9s", "9s", "E", "E/", "E", "C/", "C", "C", "3p", "3p", "3p/"]
+    reads = reads_for(row(tokens, y=300))
+    layout = read_layout(reads)
+    melds = [(_codes(reads, g), g.claimed) for g in layout.groups if g.role == "meld"]
+    assert melds[0] == (["6s", "9s", "9s"], 1)
+    assert [len(codes) for codes, _ in melds] == [3, 3, 3, 3]
+
+
 def test_unreadable_meld_is_unknown_with_a_warning() -> None:
     tiles = row(["E/", "E"], y=100) + row(["1m", "1m", GAP, "1m"], y=300)  # a tile missed
     layout = read_layout(reads_for(tiles))

@@ -57,9 +57,15 @@ def plausible(segment: list[Slot], reads: list[TileRead]) -> bool:
     )
 
 
-def _meld_score(parts: list[tuple[list[Slot], int, bool]], reads: list[TileRead]) -> int:
-    """How many of a cut's melds already look like melds: the measure every cut is chosen by."""
-    return sum(plausible(segment, reads) for segment, _, _ in parts)
+def _meld_score(
+    parts: list[tuple[list[Slot], int, bool]], reads: list[TileRead]
+) -> tuple[int, int]:
+    """How many of a cut's melds already look like melds, then the fewer kongs that do not:
+    the measure every cut is chosen by (kongs are the rarer melds, and a tile misread in a
+    pung should not make it a kong with a tile beside it)."""
+    looks = [plausible(segment, reads) for segment, _, _ in parts]
+    odd_kongs = sum(len(seg) == 4 and not ok for (seg, _, _), ok in zip(parts, looks, strict=True))
+    return sum(looks), -odd_kongs
 
 
 def _best_cut(
@@ -157,7 +163,8 @@ def melds_apart(slots: list[Slot], reads: list[TileRead]) -> Apart:
     row that no meld around it explains (no cut gives a meld that its
     tiles' first readings support): such a box was misjudged (a tile seen
     at an angle) and the tile counts as upright, with the doubt
-    `TAKEN_UPRIGHT`.
+    `TAKEN_UPRIGHT`. A run that cuts wholly into melds is still peeled when
+    more of the peeled melds look like melds (`_peel_looks_better`).
     """
     doubts: list[str] = []
     if len(slots) == 1 and len(slots[0].tiles) == 1 and slots[0].sideways:
@@ -165,9 +172,10 @@ def melds_apart(slots: list[Slot], reads: list[TileRead]) -> Apart:
         doubts.append(TAKEN_UPRIGHT)
     if not any(s.sideways for s in slots):
         return [("plain", slots)], reads, [], doubts
-    if split_melds(slots, reads) is not None:
-        return [("meld", slots)], reads, [], doubts
+    whole = split_melds(slots, reads)
     peeled = _peel(slots, reads)
+    if whole is not None and not _peel_looks_better(whole, peeled, reads):
+        return [("meld", slots)], reads, [], doubts
     side = sum(s.sideways for s in slots)
     parts = split_melds(peeled[1], reads) if peeled is not None else None
     if side == 1 and len(slots) > 4 and not any(plausible(p[0], reads) for p in parts or []):
@@ -178,6 +186,20 @@ def melds_apart(slots: list[Slot], reads: list[TileRead]) -> Apart:
     before, melds, after = peeled
     pieces = [(k, p) for k, p in (("plain", before), ("meld", melds), ("plain", after)) if p]
     return pieces, reads, [MELD_TOUCHES], doubts
+
+
+def _peel_looks_better(
+    whole: list[tuple[list[Slot], int, bool]],
+    peeled: tuple[list[Slot], list[Slot], list[Slot]] | None,
+    reads: list[TileRead],
+) -> bool:
+    """Whether more melds peeled off the run's end look like melds than of the whole run cut
+    into melds: concealed tiles pushed against the melds (a pair beside four melds) can
+    be cut into kongs with them, which their readings do not support."""
+    if peeled is None or not (peeled[0] or peeled[2]):
+        return False
+    parts = split_melds(peeled[1], reads)
+    return parts is not None and _meld_score(parts, reads)[0] > _meld_score(whole, reads)[0]
 
 
 def _upright(slots: list[Slot], reads: list[TileRead]) -> tuple[list[Slot], list[TileRead]]:
