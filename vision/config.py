@@ -307,6 +307,9 @@ class LayoutConfig:
     duplicate_cover: float = 0.55
     #: the most upright tiles a hand row can hold (14, and a stray one)
     max_hand_row: int = 15
+    #: a meld's claimed tile lies across the row, the widest of its tiles along it: the
+    #: sideways mark moves to a tile of the meld this much wider than the marked one
+    claimed_widest: float = 1.1
     #: tile lengths from the hand row within which a player's melds and flowers lie
     meld_reach: float = 3.0
     #: the least mean flower probability of surplus tiles beside the hand taken as flowers

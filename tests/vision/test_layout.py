@@ -8,6 +8,8 @@ from hypothesis import strategies as st
 
 from vision.decode import decode
 from vision.layout import read_layout
+from vision.layout.melds import claimed_widest
+from vision.layout.slots import Slot
 from vision.synthetic import GAP, full_layout, reads_for, row, simple_layout
 
 
@@ -145,6 +147,26 @@ def test_a_hand_tile_pushed_against_four_melds_is_no_kong() -> None:
     concealed = next(g for g in layout.groups if g.role == "concealed")
     assert _codes(reads, concealed) == ["3s"]
     assert decode(reads, layout).hand is not None
+
+
+def test_a_melds_claimed_tile_is_its_widest() -> None:
+    # Rules seed 003: the claimed tile lies sideways and its place tells the giver. At an
+    # overhead view the first tile's box came out wide enough to be marked sideways; the
+    # third, the one lying across the row, is wider still.
+    reads = reads_for(row(["9p", "9p", "9p"], y=300))
+    slots = [
+        Slot([0], 0.0, 69.0, True),
+        Slot([1], 69.0, 135.0, False),
+        Slot([2], 135.0, 212.0, False),
+    ]
+    (segment, giver, promoted), moved = claimed_widest((slots, 1, False), reads, 1.1)
+    assert [s.sideways for s in segment] == [False, False, True]
+    assert (giver, promoted) == (3, False)
+    assert [r.detection.sideways for r in moved] == [False, False, True]
+    # a neighbour about as wide as the marked tile leaves the mark where it is
+    slots[2] = Slot([2], 135.0, 206.0, False)
+    (segment, giver, _), _ = claimed_widest((slots, 1, False), reads, 1.1)
+    assert giver == 1
 
 
 def test_a_misread_pung_tile_makes_no_kong_with_the_hand_tile_beside_it() -> None:

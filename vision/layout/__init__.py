@@ -253,7 +253,7 @@ def _melds_and_kongs(d: Draft, config: VisionConfig) -> Draft:
             kong, more = concealed_kong(c.tiles, d.top)
             groups.append(kong)
         elif c.kind == "meld":
-            melds, more, reads = exposed_melds(c.slots, reads)
+            melds, more, reads = exposed_melds(c.slots, reads, config.layout.claimed_widest)
             groups.extend(melds)
         else:
             continue

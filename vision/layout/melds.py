@@ -11,8 +11,10 @@ already look like melds wins.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import TypeVar
 
+from vision.config import DEFAULT
 from vision.layout.kinds import top_class
 from vision.layout.slots import Slot, upright
 from vision.notes import Note, note
@@ -210,22 +212,52 @@ def _upright(slots: list[Slot], reads: list[TileRead]) -> tuple[list[Slot], list
 
 
 def exposed_melds(
-    cluster: list[Slot], reads: list[TileRead]
+    cluster: list[Slot], reads: list[TileRead], widest: float = DEFAULT.layout.claimed_widest
 ) -> tuple[list[Group], list[Note], list[TileRead]]:
     """Touching tiles with sideways ones as melds, or as 'unknown' when no cut fits; with
-    the warnings that gives and the reads with any sideways mark taken back."""
+    the warnings that gives and the reads with any sideways mark taken back or moved to
+    the meld's widest tile (`claimed_widest`)."""
     parts, reads = _split_forgiving(cluster, reads)
     if parts is None:
         tiles = [i for s in cluster for i in s.tiles]
         warning = note("melds_unread", n=len(tiles))
         return [Group(role="unknown", tiles=tiles)], [warning], reads
     groups = []
-    for segment, giver, promoted in parts:
+    for part in parts:
+        (segment, giver, promoted), reads = claimed_widest(part, reads, widest)
         if promoted and _doubtful_pair(segment, reads):
             segment, promoted = _once(segment), False
         tiles = [i for s in segment for i in s.tiles]
         groups.append(Group(role="meld", tiles=tiles, claimed=giver, promoted=promoted))
     return groups, [], reads
+
+
+def claimed_widest(
+    part: tuple[list[Slot], int, bool], reads: list[TileRead], widest: float
+) -> tuple[tuple[list[Slot], int, bool], list[TileRead]]:
+    """The meld with its sideways mark on its widest tile along the row, when that tile is
+    `widest` times wider than the marked one; with the reads so marked.
+
+    A claimed tile lies across the row, a tile length along it against an
+    upright tile's width; a box at an overhead view, cut short or grown by
+    the tile's body, can make a neighbour look as wide, but seldom wider.
+    Its place tells the giver, so the meld is cut again with the mark moved.
+    """
+    segment, giver, promoted = part
+    flags = [s.sideways for s in segment]
+    if promoted or sum(flags) != 1 or any(len(s.tiles) != 1 for s in segment):
+        return part, reads
+    marked_at = flags.index(True)
+    widths = [s.end - s.start for s in segment]
+    k = max(range(len(segment)), key=lambda j: widths[j])
+    if k == marked_at or widths[k] < widest * widths[marked_at]:
+        return part, reads
+    moved = [replace(s, sideways=j == k) for j, s in enumerate(segment)]
+    found = _meld_segment(moved)
+    if found is None:
+        return part, reads
+    reads = marked(marked(reads, segment[marked_at].tiles, False), moved[k].tiles, True)
+    return (moved, found[0], found[1]), reads
 
 
 def _once(segment: list[Slot]) -> list[Slot]:
