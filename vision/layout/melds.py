@@ -5,7 +5,8 @@ the claimed tile lies sideways; for a pung or kong its place tells the
 giver (left tile → 上家 seat 1, middle → 对家 seat 2, right → 下家 seat 3);
 a promoted kong (加杠) has its fourth tile laid sideways on or next to the
 claimed one. Where several cuts fit, the one whose tiles' first readings
-already look like melds wins.
+already look like melds wins. Lying across the row, the claimed tile is
+its meld's widest along it, which settles a mark that fell on a neighbour.
 """
 
 from __future__ import annotations
@@ -243,7 +244,7 @@ def claimed_widest(
     the tile's body, can make a neighbour look as wide, but seldom wider.
     Its place tells the giver, so the meld is cut again with the mark moved.
     """
-    segment, giver, promoted = part
+    segment, _, promoted = part
     flags = [s.sideways for s in segment]
     if promoted or sum(flags) != 1 or any(len(s.tiles) != 1 for s in segment):
         return part, reads
