@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -152,20 +153,21 @@ def test_a_hand_tile_pushed_against_four_melds_is_no_kong() -> None:
 def test_a_melds_claimed_tile_is_its_widest() -> None:
     # Rules seed 003: the claimed tile lies sideways and its place tells the giver. At an
     # overhead view the first tile's box came out wide enough to be marked sideways; the
-    # third, the one lying across the row, is wider still.
+    # third, the one lying across the row, is wider still for its length.
     reads = reads_for(row(["9p", "9p", "9p"], y=300))
     slots = [
         Slot([0], 0.0, 69.0, True),
         Slot([1], 69.0, 135.0, False),
         Slot([2], 135.0, 212.0, False),
     ]
-    (segment, giver, promoted), moved = claimed_widest((slots, 1, False), reads, 1.1)
+    shapes = np.array([0.84, 0.835, 0.95])
+    (segment, giver, promoted), moved = claimed_widest((slots, 1, False), reads, shapes, 1.1)
     assert [s.sideways for s in segment] == [False, False, True]
     assert (giver, promoted) == (3, False)
     assert [r.detection.sideways for r in moved] == [False, False, True]
     # a neighbour about as wide as the marked tile leaves the mark where it is
-    slots[2] = Slot([2], 135.0, 206.0, False)
-    (segment, giver, _), _ = claimed_widest((slots, 1, False), reads, 1.1)
+    shapes = np.array([0.84, 0.835, 0.88])
+    (segment, giver, _), _ = claimed_widest((slots, 1, False), reads, shapes, 1.1)
     assert giver == 1
 
 

@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TypeVar
 
+import numpy as np
+
 from vision.config import DEFAULT
 from vision.layout.kinds import top_class
 from vision.layout.slots import Slot, upright
@@ -213,11 +215,15 @@ def _upright(slots: list[Slot], reads: list[TileRead]) -> tuple[list[Slot], list
 
 
 def exposed_melds(
-    cluster: list[Slot], reads: list[TileRead], widest: float = DEFAULT.layout.claimed_widest
+    cluster: list[Slot],
+    reads: list[TileRead],
+    shapes: np.ndarray | None = None,
+    widest: float = DEFAULT.layout.claimed_widest,
 ) -> tuple[list[Group], list[Note], list[TileRead]]:
     """Touching tiles with sideways ones as melds, or as 'unknown' when no cut fits; with
     the warnings that gives and the reads with any sideways mark taken back or moved to
-    the meld's widest tile (`claimed_widest`)."""
+    the meld's widest tile (`claimed_widest`; `shapes`: each tile's length along the row
+    for its length across it, None: no mark is moved)."""
     parts, reads = _split_forgiving(cluster, reads)
     if parts is None:
         tiles = [i for s in cluster for i in s.tiles]
@@ -225,7 +231,9 @@ def exposed_melds(
         return [Group(role="unknown", tiles=tiles)], [warning], reads
     groups = []
     for part in parts:
-        (segment, giver, promoted), reads = claimed_widest(part, reads, widest)
+        if shapes is not None:
+            part, reads = claimed_widest(part, reads, shapes, widest)
+        segment, giver, promoted = part
         if promoted and _doubtful_pair(segment, reads):
             segment, promoted = _once(segment), False
         tiles = [i for s in segment for i in s.tiles]
@@ -234,10 +242,11 @@ def exposed_melds(
 
 
 def claimed_widest(
-    part: tuple[list[Slot], int, bool], reads: list[TileRead], widest: float
+    part: tuple[list[Slot], int, bool], reads: list[TileRead], shapes: np.ndarray, widest: float
 ) -> tuple[tuple[list[Slot], int, bool], list[TileRead]]:
-    """The meld with its sideways mark on its widest tile along the row, when that tile is
-    `widest` times wider than the marked one; with the reads so marked.
+    """The meld with its sideways mark on its widest tile for its length (`shapes`: along
+    the row for across it), when that tile is `widest` times wider so than the marked
+    one; with the reads so marked.
 
     A claimed tile lies across the row, a tile length along it against an
     upright tile's width; a box at an overhead view, cut short or grown by
@@ -249,7 +258,7 @@ def claimed_widest(
     if promoted or sum(flags) != 1 or any(len(s.tiles) != 1 for s in segment):
         return part, reads
     marked_at = flags.index(True)
-    widths = [s.end - s.start for s in segment]
+    widths = [float(shapes[s.tiles[0]]) for s in segment]
     k = max(range(len(segment)), key=lambda j: widths[j])
     if k == marked_at or widths[k] < widest * widths[marked_at]:
         return part, reads
