@@ -25,6 +25,11 @@ from vision.types import Group, TileRead, marked
 
 T = TypeVar("T")
 
+#: a run cut into melds: each meld's slots, its giver's position (1-3) and whether promoted
+Cut = list[tuple[list[Slot], int, bool]]
+#: melds peeled off a run's end: the slots before them, theirs, those after, and their cut
+Peel = tuple[list[Slot], list[Slot], list[Slot], Cut]
+
 #: the doubt left when a sideways-looking tile is counted upright (alone, or the only one
 #: in a long row): a gap misjudged beside a sideways tile can hide its meld, so
 #: `vision.pipeline.read_hand` tries the layout's other readings too
@@ -62,9 +67,7 @@ def plausible(segment: list[Slot], reads: list[TileRead]) -> bool:
     )
 
 
-def _meld_score(
-    parts: list[tuple[list[Slot], int, bool]], reads: list[TileRead]
-) -> tuple[int, int]:
+def _meld_score(parts: Cut, reads: list[TileRead]) -> tuple[int, int]:
     """How many of a cut's melds already look like melds, then the fewer kongs that do not:
     the measure every cut is chosen by (kongs are the rarer melds, and a tile misread in a
     pung should not make it a kong with a tile beside it)."""
@@ -73,18 +76,14 @@ def _meld_score(
     return sum(looks), -odd_kongs
 
 
-def _best_cut(
-    cuts: Iterable[tuple[list[tuple[list[Slot], int, bool]] | None, T]], reads: list[TileRead]
-) -> tuple[list[tuple[list[Slot], int, bool]], T] | None:
+def _best_cut(cuts: Iterable[tuple[Cut | None, T]], reads: list[TileRead]) -> tuple[Cut, T] | None:
     """Of (cut, what it was found for) pairs, the first cut whose melds already look most
     like melds (`_meld_score`); cuts that are None (none found) are passed over."""
     found = [(parts, key) for parts, key in cuts if parts is not None]
     return max(found, key=lambda c: _meld_score(c[0], reads), default=None)
 
 
-def split_melds(
-    slots: list[Slot], reads: list[TileRead]
-) -> list[tuple[list[Slot], int, bool]] | None:
+def split_melds(slots: list[Slot], reads: list[TileRead]) -> Cut | None:
     """Cut a run of touching meld tiles into melds; prefer cuts whose tiles look like melds."""
     best: tuple[int, list] | None = None
 
@@ -106,9 +105,7 @@ def split_melds(
     return best[1] if best else None
 
 
-def _split_forgiving(
-    slots: list[Slot], reads: list[TileRead]
-) -> tuple[list[tuple[list[Slot], int, bool]] | None, list[TileRead]]:
+def _split_forgiving(slots: list[Slot], reads: list[TileRead]) -> tuple[Cut | None, list[TileRead]]:
     """`split_melds`, or failing that, the best split after taking back one sideways mark;
     with the reads as that leaves them.
 
@@ -121,7 +118,7 @@ def _split_forgiving(
     if parts is not None:
         return parts, reads
 
-    def without_mark(k: int) -> list[tuple[list[Slot], int, bool]] | None:
+    def without_mark(k: int) -> Cut | None:
         return split_melds(slots[:k] + [upright(slots[k])] + slots[k + 1 :], reads)
 
     marks = (k for k, slot in enumerate(slots) if slot.sideways and len(slot.tiles) == 1)
@@ -131,10 +128,9 @@ def _split_forgiving(
     return best[0], _upright([slots[best[1]]], reads)[1]
 
 
-def _peel(
-    slots: list[Slot], reads: list[TileRead]
-) -> tuple[list[Slot], list[Slot], list[Slot]] | None:
-    """Melds pushed against the end of a row of upright tiles: (before, melds, after), or None.
+def _peel(slots: list[Slot], reads: list[TileRead]) -> Peel | None:
+    """Melds pushed against the end of a row of upright tiles: (before, melds, after, the
+    melds' cut), or None.
 
     Tries every run around the sideways tiles that reaches an end of the row
     and splits into melds; keeps the one whose melds already look most like
@@ -151,7 +147,7 @@ def _peel(
     if best is None:
         return None
     start, end = best[1]
-    return slots[:start], slots[start:end], slots[end:]
+    return slots[:start], slots[start:end], slots[end:], best[0]
 
 
 #: what `melds_apart` finds in touching face-up tiles: ('meld' | 'plain', slots) pieces, the
@@ -182,20 +178,20 @@ def melds_apart(slots: list[Slot], reads: list[TileRead]) -> Apart:
     if whole is not None and not _peel_looks_better(whole, peeled, reads):
         return [("meld", slots)], reads, [], doubts
     side = sum(s.sideways for s in slots)
-    parts = split_melds(peeled[1], reads) if peeled is not None else None
+    parts = peeled[3] if peeled is not None else None
     if side == 1 and len(slots) > 4 and not any(plausible(p[0], reads) for p in parts or []):
         slots, reads = _upright(slots, reads)
         return [("plain", slots)], reads, [], [*doubts, TAKEN_UPRIGHT]
     if peeled is None:
         return [("meld", slots)], reads, [], doubts
-    before, melds, after = peeled
+    before, melds, after, _ = peeled
     pieces = [(k, p) for k, p in (("plain", before), ("meld", melds), ("plain", after)) if p]
     return pieces, reads, [MELD_TOUCHES], doubts
 
 
 def _peel_looks_better(
-    whole: list[tuple[list[Slot], int, bool]],
-    peeled: tuple[list[Slot], list[Slot], list[Slot]] | None,
+    whole: Cut,
+    peeled: Peel | None,
     reads: list[TileRead],
 ) -> bool:
     """Whether more melds peeled off the run's end look like melds than of the whole run cut
@@ -203,8 +199,7 @@ def _peel_looks_better(
     be cut into kongs with them, which their readings do not support."""
     if peeled is None or not (peeled[0] or peeled[2]):
         return False
-    parts = split_melds(peeled[1], reads)
-    return parts is not None and _meld_score(parts, reads)[0] > _meld_score(whole, reads)[0]
+    return _meld_score(peeled[3], reads)[0] > _meld_score(whole, reads)[0]
 
 
 def _upright(slots: list[Slot], reads: list[TileRead]) -> tuple[list[Slot], list[TileRead]]:
@@ -244,9 +239,9 @@ def exposed_melds(
 def claimed_widest(
     part: tuple[list[Slot], int, bool], reads: list[TileRead], shapes: np.ndarray, widest: float
 ) -> tuple[tuple[list[Slot], int, bool], list[TileRead]]:
-    """The meld with its sideways mark on its widest tile for its length (`shapes`: along
-    the row for across it), when that tile is `widest` times wider so than the marked
-    one; with the reads so marked.
+    """The meld with its sideways mark on its widest tile for its length (`shapes`: each
+    tile's extent along the row over its extent across it), when that tile's shape is
+    `widest` times the marked one's; with the reads so marked.
 
     A claimed tile lies across the row, a tile length along it against an
     upright tile's width; a box at an overhead view, cut short or grown by
@@ -258,9 +253,9 @@ def claimed_widest(
     if promoted or sum(flags) != 1 or any(len(s.tiles) != 1 for s in segment):
         return part, reads
     marked_at = flags.index(True)
-    widths = [float(shapes[s.tiles[0]]) for s in segment]
-    k = max(range(len(segment)), key=lambda j: widths[j])
-    if k == marked_at or widths[k] < widest * widths[marked_at]:
+    wide = [float(shapes[s.tiles[0]]) for s in segment]
+    k = max(range(len(segment)), key=lambda j: wide[j])
+    if k == marked_at or wide[k] < widest * wide[marked_at]:
         return part, reads
     moved = [replace(s, sideways=j == k) for j, s in enumerate(segment)]
     found = _meld_segment(moved)
