@@ -312,6 +312,10 @@ class LayoutConfig:
     claimed_widest: float = 1.1
     #: tile lengths from the hand row within which a player's melds and flowers lie
     meld_reach: float = 3.0
+    #: tile lengths from the hand's tiles within which its flowers lie: one row beyond its melds
+    flower_reach: float = 4.5
+    #: ... or from a flower so reached, in tile lengths: the flowers lie together in a row
+    flower_step: float = 1.5
     #: the least mean flower probability of surplus tiles beside the hand taken as flowers
     flower_surplus: float = 0.1
     #: the least playing-tile probability that lets the hand row, short of tiles, take back

@@ -600,6 +600,23 @@ def test_a_tile_read_surely_beside_a_whole_hand_is_a_stray_not_a_flower() -> Non
     assert any("Left out 3" in str(w) for w in layout.warnings)
 
 
+@pytest.mark.parametrize("rotation", [0, 90])
+def test_a_row_of_unread_flowers_beyond_the_melds_reach_is_counted(rotation: int) -> None:
+    """Flowers laid in a row of their own one row beyond where melds lie (rules seed 003,
+    实战细节 五: to one side of the hand), their row running on past the hand's end: none
+    read surely (unfamiliar flower art), the nearest four tile lengths from the hand row
+    and the last further still, reached only through the flowers beside it. All seven are
+    the hand's flowers, and the hand reads whole."""
+    flowers = row(["3p", "1s", "P", "5m", "2s", "7p", "9m"], y=300 + 4 * 40, x0=400)
+    reads = reads_for(_hand_row() + flowers, rotation=rotation)
+    for k in range(14, 21):
+        _unsure(reads[k], ["3p", "1s", "P"])
+    layout = read_layout(reads)
+    assert [g.tiles for g in layout.groups if g.role == "flowers"] == [list(range(14, 21))]
+    assert not [g for g in layout.groups if g.role == "extra"]
+    assert decode(reads, layout).hand is not None
+
+
 def test_an_unread_box_far_from_the_hand_is_no_flower() -> None:
     """Something unsure far from the hand (a shoe, a cup) is not counted as a flower: flowers
     lie beside the hand, no further than its melds may."""

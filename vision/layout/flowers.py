@@ -274,17 +274,33 @@ def flowers_unread(
     003, 实战细节 五). A classifier meeting unfamiliar flower art reads
     them as assorted playing tiles, each unsure; a stray tile of a set it
     knows (a discard caught in the photo) reads surely, and a group holding
-    one is left as it is, as is anything further from the hand's tiles
-    than its melds may lie (`meld_reach` tile lengths). Only the flowers'
-    count matters for scoring.
+    one is left as it is, as is anything not reached from the hand's tiles
+    (`_reached`). Only the flowers' count matters for scoring.
     """
     if not apart or not hand or len(apart) + len(flowers) > config.flowers_in_set:
         return []
     if not _unread(reads, apart, config):
         return []
-    centres = np.array([reads[i].detection.center for i in hand])
-    for i in apart:
-        near = np.linalg.norm(centres - np.array(reads[i].detection.center), axis=1)
-        if np.min(near) > config.meld_reach * length:
-            return []
-    return list(apart)
+    return list(apart) if _reached(reads, apart, hand, length, config) else []
+
+
+def _reached(
+    reads: list[TileRead], apart: list[int], hand: list[int], length: float, config: LayoutConfig
+) -> bool:
+    """Whether every tile of `apart` lies within `flower_reach` tile lengths of the hand's
+    tiles, or within `flower_step` of another tile so reached: the flowers lie together
+    one row beyond where the melds may lie, in a row that may run on past the hand's end."""
+    centre = {i: np.array(reads[i].detection.center, dtype=float) for i in [*apart, *hand]}
+
+    def near(i: int, tiles: list[int], reach: float) -> bool:
+        return min(float(np.linalg.norm(centre[i] - centre[j])) for j in tiles) <= reach * length
+
+    reached = [i for i in apart if near(i, hand, config.flower_reach)]
+    left = [i for i in apart if i not in reached]
+    while left and reached:
+        more = [i for i in left if near(i, reached, config.flower_step)]
+        if not more:
+            break
+        reached += more
+        left = [i for i in left if i not in more]
+    return not left
