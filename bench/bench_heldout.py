@@ -120,14 +120,16 @@ def read_right(out: dict[str, Any], meta: dict[str, Any]) -> tuple[bool, bool]:
 def oracle_read(tile: dict[str, Any], box: list[float]) -> TileRead:
     """What perfect models would report for one labelled tile seen at `box`: one-hot
     probabilities on its class (`back` face down or seen from behind), its true face-top
-    direction when it shows a face."""
+    direction when it shows a face, and whether its box holds two tiles, one on the
+    other (the stacker's answer: a promoted kong's fourth tile lying on the claimed one)."""
     code = BACK if tile["face_down"] else tile["code"]
     probs = np.zeros(len(CODES))
     probs[INDEX[code]] = 1.0
     up = face_top(tile["corners"])
     up = None if code == BACK else tuple(float(v) for v in up / np.linalg.norm(up))
     detection = Detection(box=tuple(float(v) for v in box), score=1.0)  # type: ignore[arg-type]
-    return TileRead(detection, probs, up=up)  # type: ignore[arg-type]
+    stacked = 1.0 if tile.get("stacked") else 0.0
+    return TileRead(detection, probs, up=up, stacked=stacked)  # type: ignore[arg-type]
 
 
 def oracle_reads(meta: dict[str, Any]) -> list[TileRead]:

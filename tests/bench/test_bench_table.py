@@ -26,3 +26,18 @@ def test_copies_out_of_the_photo_show_nothing() -> None:
 def test_a_copy_mostly_hidden_leaves_it_open() -> None:
     assert fourth_in_view(_meta(True, [1.0, 1.0, 0.3])) is None
     assert fourth_in_view({"tiles": []}) is None  # not a whole table
+
+
+def test_the_oracle_tells_a_tile_lying_on_another_as_the_stacker_would() -> None:
+    """The oracle stands for perfect models, the stacker among them: the box of a promoted
+    kong's fourth tile, lying on the claimed one, holds two tiles; other boxes one. Without
+    it a promoted kong reads as a pung however right every other model is."""
+    from bench.bench_heldout import oracle_read
+
+    corners = [[0, 0], [30, 0], [30, 40], [0, 40]]
+    tile = {"code": "5p", "face_down": False, "corners": corners}
+    on_top = oracle_read({**tile, "stacked": True}, [0, 0, 40, 30])
+    alone = oracle_read({**tile, "stacked": False}, [0, 0, 30, 40])
+    assert on_top.stacked == 1.0
+    assert alone.stacked == 0.0
+    assert int(on_top.probs.argmax()) == int(alone.probs.argmax())
