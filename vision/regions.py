@@ -229,7 +229,11 @@ def _telling(reads: list[TileRead], config: RegionsConfig) -> np.ndarray:
 def stacked(boxes: np.ndarray, down: np.ndarray) -> np.ndarray:
     """Which face-down tiles lie on or under another (a wall's two layers): right above or
     below a face-down tile much lower than itself, the strip of side a lower tile shows
-    under the upper one (tiles side by side in a row seen from the side look alike)."""
+    under the upper one (tiles side by side in a row seen from the side look alike).
+
+    The strip is a lower tile's side, turned to the camera: it shows under its upper tile
+    in the photo, and a tile just under the strip lies in front of the wall (a concealed
+    kong's back lying flat in the hand's row, seen from a seat), not on it."""
     out = np.zeros(len(boxes), bool)
     idx = np.flatnonzero(down)
     if len(idx) < 2:
@@ -238,11 +242,11 @@ def stacked(boxes: np.ndarray, down: np.ndarray) -> np.ndarray:
     w, h = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
     overlap_x = np.minimum(b[:, None, 2], b[None, :, 2]) - np.maximum(b[:, None, 0], b[None, :, 0])
     _, gy = _gaps(b)
-    low, high = np.minimum(h[:, None], h[None]), np.maximum(h[:, None], h[None])
-    on = (overlap_x > 0.6 * np.minimum(w[:, None], w[None])) & (high >= 1.8 * low)
-    on &= gy <= 0.15 * low
-    np.fill_diagonal(on, False)
-    out[idx] = on.any(axis=1)
+    low = np.minimum(h[:, None], h[None])
+    cy = (b[:, 1] + b[:, 3]) / 2
+    on = (overlap_x > 0.6 * np.minimum(w[:, None], w[None])) & (h[None] >= 1.8 * h[:, None])
+    on &= (gy <= 0.15 * low) & (cy[None] < cy[:, None])  # [i, j]: the strip i under tile j
+    out[idx] = on.any(axis=1) | on.any(axis=0)
     return out
 
 

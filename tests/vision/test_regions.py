@@ -465,6 +465,30 @@ def test_a_concealed_kong_just_past_the_rows_end_is_in_the_hand() -> None:
     assert regions.candidates[0] == tuple(range(15))
 
 
+def test_a_concealed_kong_in_front_of_the_wall_is_no_wall_tile() -> None:
+    """Seen from a seat, the wall stands just behind the hand's row, two high: under each
+    upper tile shows the strip of the lower one's side. A concealed kong lying face down
+    at the row's end touches those strips from in front; it lies flat in the hand's row,
+    not on the wall, and joins the hand (a rendered table's boxes)."""
+    row = [(259, 1040, 300, 1096), (297, 1037, 336, 1093), (335, 1034, 373, 1089),
+           (372, 1030, 410, 1086), (409, 1027, 447, 1082), (445, 1024, 484, 1079),
+           (481, 1021, 521, 1075), (517, 1017, 559, 1072), (552, 1014, 595, 1068),
+           (587, 1011, 632, 1065), (637, 1007, 684, 1060)]  # fmt: skip
+    kong = [(710, 1000, 760, 1053), (744, 997, 796, 1050), (779, 994, 832, 1047),
+            (813, 991, 868, 1043)]  # fmt: skip
+    uppers = [(168 + 34.2 * i, 980 - 3 * i, 212 + 34.2 * i, 1032 - 3 * i) for i in range(17)]
+    strips = [(174 + 34.2 * i, 1028 - 3 * i, 212 + 34.2 * i, 1048 - 3 * i) for i in range(17)]
+    faces = [
+        TileRead(Detection(b, 0.9), np.eye(43)[(i * 5) % 27], up=(0.0, -1.0))
+        for i, b in enumerate(row)
+    ]
+    backs = [
+        TileRead(Detection(b, 0.9), np.eye(43)[42], chosen="back") for b in kong + uppers + strips
+    ]
+    first = find_regions(faces + backs).candidates[0]
+    assert first == tuple(range(15))
+
+
 def test_a_hand_laid_out_in_two_parts_apart_is_read_whole() -> None:
     """A hand whose melds lie some way from its row is two candidates, neither a complete
     hand alone: the two taken together are read (`hand_tries`) and make the hand
