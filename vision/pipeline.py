@@ -132,27 +132,47 @@ def hand_looked_again(
 ) -> list[TileRead]:
     """A whole table's glanced reads with the tiles where the hand may lie read whole (every
     view, the second look where unsure): each of the hand's tries (`hand_tries`) in turn,
-    up to the first that reads as a complete hand (or all but its kongs lying face down,
-    `_gives_hand`), and then the faces elsewhere that may be its winning tile (they decide
-    和绝张); the other tiles keep the glance. A photo of one
+    up to the first that reads as a complete hand (past those that read as all but their
+    kongs lying face down, `_gives_hand`: `pick_hand` takes a complete hand first), and
+    then the faces elsewhere that may be its winning tile (they decide 和绝张); the
+    other tiles keep the glance. A photo of one
     hand was read whole already. `readings` keeps the candidates' readings for
     `pick_hand`."""
     if not _many(classifier, reads, config) or not _table(reads, config):
         return reads
     readings = readings or HandReadings(config)
     looked: set[int] = set()
+    partial = None
     for candidate in hand_tries(find_regions(reads, config.regions), config):
         reads = classifier.look_again(image, reads, sorted(set(candidate) - looked))
         looked |= set(candidate)
         decoded = readings([reads[i] for i in candidate])[2]
-        if _gives_hand(decoded) and decoded.winning is not None:
-            copies = [
-                i
-                for i, r in enumerate(reads)
-                if i not in looked and r.chosen != BACK and _may_be(r, decoded.winning)
-            ]
-            return classifier.look_again(image, reads, copies)
-    return reads
+        if decoded.hand is not None:
+            return _copies_looked_at(classifier, image, reads, looked, decoded)
+        if partial is None and _gives_hand(decoded):
+            partial = decoded
+    return (
+        reads if partial is None else _copies_looked_at(classifier, image, reads, looked, partial)
+    )
+
+
+def _copies_looked_at(
+    classifier: TileReader,
+    image: np.ndarray,
+    reads: list[TileRead],
+    looked: set[int],
+    decoded: Decoded,
+) -> list[TileRead]:
+    """The reads with the faces not looked at yet that may be the hand's winning tile read
+    whole: they decide 和绝张."""
+    if decoded.winning is None:
+        return reads
+    copies = [
+        i
+        for i, r in enumerate(reads)
+        if i not in looked and r.chosen != BACK and _may_be(r, decoded.winning)
+    ]
+    return classifier.look_again(image, reads, copies)
 
 
 def _may_be(read: TileRead, tile: int, top: int = 5) -> bool:
@@ -341,17 +361,21 @@ def pick_hand(
     config: VisionConfig = DEFAULT,
     readings: HandReadings | None = None,
 ) -> tuple[tuple[int, ...], tuple[list[TileRead], Layout, Decoded]]:
-    """The first of the hand's tries (`hand_tries`) that reads as a complete hand (or all but
-    its kongs lying face down, which the person names), else the nearest candidate: its
-    tile indices and its reading (`read_hand`; `readings` holds those read before)."""
+    """The first of the hand's tries (`hand_tries`) that reads as a complete hand, else the
+    first that reads as all but its kongs lying face down (which the person names), else
+    the nearest candidate: its tile indices and its reading (`read_hand`; `readings` holds
+    those read before). A group that is whole only with a "kong" lying face down may be
+    a wall's backs taken in; a complete hand needs no such guess."""
     readings = readings or HandReadings(config)
-    first = None
+    first = partial = None
     for candidate in hand_tries(regions, config):
         reading = readings([reads[i] for i in candidate])
-        if _gives_hand(reading[2]):
+        if reading[2].hand is not None:
             return candidate, reading
+        if partial is None and _gives_hand(reading[2]):
+            partial = (candidate, reading)
         first = first or (candidate, reading)
-    return first or ((), read_hand([], config))
+    return partial or first or ((), read_hand([], config))
 
 
 def hand_tries(regions: Regions, config: VisionConfig = DEFAULT) -> list[tuple[int, ...]]:

@@ -486,6 +486,7 @@ def _grow_along(
         (p, Extent.of(p.tiles, boxes, along), where)
         for p in pieces
         if p is not seed
+        and not set(p.tiles) & set(seed.tiles)
         and (where := _depths(p, float(table.flowers[list(p.tiles)].mean()), config))
     ]
     grown = True
@@ -563,6 +564,22 @@ def _row_backs(
         row = np.concatenate([row, more])
 
 
+def _with_kongs(
+    members: list[int],
+    pieces: list[Piece],
+    table: _Table,
+    backs: tuple[np.ndarray, np.ndarray],
+    config: RegionsConfig,
+) -> list[int]:
+    """A candidate's tiles with the concealed kongs lying in its rows (`_row_backs`; `backs`:
+    which tiles lie face down, which on or under another), and what lies beyond each (a
+    meld, a second kong, the flowers at the row's end), grown past it in turn."""
+    down, stacks = backs
+    while kongs := _row_backs(members, down, table.boxes, stacks, config):
+        members = _grow(Piece("hand", tuple(members + kongs)), pieces, table, config)
+    return members
+
+
 def find_regions(reads: list[TileRead], config: RegionsConfig = DEFAULT) -> Regions:
     """The photo's pieces and the hand's candidates (a photo of one hand: one candidate)."""
     if len(reads) <= config.hand_most:
@@ -591,7 +608,7 @@ def find_regions(reads: list[TileRead], config: RegionsConfig = DEFAULT) -> Regi
         row = _row_behind(seed, pieces, boxes, config)
         for start in (row, seed) if row is not seed else (seed,):  # the row may be a pond
             members = _grow(start, pieces, table, config)
-            members += _row_backs(members, down, boxes, stacks, config)
+            members = _with_kongs(members, pieces, table, (down, stacks), config)
             if len(members) <= config.hand_most and tuple(sorted(members)) not in candidates:
                 candidates.append(tuple(sorted(members)))
     return Regions(tuple(pieces), tuple(candidates[: config.tries]), boxes, down, faces, config)

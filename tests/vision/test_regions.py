@@ -489,6 +489,32 @@ def test_a_concealed_kong_in_front_of_the_wall_is_no_wall_tile() -> None:
     assert first == tuple(range(15))
 
 
+def test_flowers_beyond_a_kong_at_the_rows_end_join_the_hand() -> None:
+    """Seed 003's layout seen from a seat: the flowers at the far left, then a concealed
+    kong lying face down (its backs touch the wall behind), the melds, the concealed row
+    and the winning tile. The kong joins the hand as a kong in its row does
+    (`_row_backs`), and what lies beyond it, the flowers, joins past it in turn (a
+    rendered table's boxes)."""
+    from scorer.tiles import INDEX
+
+    flowers = [("5f", (27, 1003, 74, 1056)), ("8f", (62, 1005, 113, 1057))]
+    melds = [("7p", (291, 1015, 333, 1068)), ("7p", (326, 1028, 376, 1070)),
+             ("7p", (373, 1019, 411, 1072)), ("4s", (416, 1021, 452, 1074)),
+             ("4s", (451, 1023, 486, 1076)), ("4s", (486, 1035, 532, 1078))]  # fmt: skip
+    row = [("2p", (571, 1028, 609, 1082)), ("5s", (605, 1030, 644, 1083)),
+           ("5s", (639, 1032, 680, 1085)), ("5s", (673, 1033, 716, 1087)),
+           ("2p", (718, 1036, 763, 1089))]  # fmt: skip
+    kong = [(130 + 35 * i, 1008 + 2 * i, 178 + 35 * i, 1060 + 2 * i) for i in range(4)]
+    wall = [(142 + 33.3 * i, 960 + 1.5 * i, 189 + 33.3 * i, 1011 + 1.5 * i) for i in range(18)]
+    faces = [
+        TileRead(Detection(b, 0.9), np.eye(43)[INDEX[code]], up=(0.0, -1.0))
+        for code, b in flowers + melds + row
+    ]
+    backs = [TileRead(Detection(b, 0.9), np.eye(43)[42], chosen="back") for b in kong + wall]
+    first = find_regions(faces + backs).candidates[0]
+    assert first == tuple(range(17))
+
+
 def test_a_hand_laid_out_in_two_parts_apart_is_read_whole() -> None:
     """A hand whose melds lie some way from its row is two candidates, neither a complete
     hand alone: the two taken together are read (`hand_tries`) and make the hand
@@ -568,6 +594,26 @@ def test_only_candidates_lying_near_each_other_are_read_together() -> None:
     regions = Regions((), (a, b, c), every, np.zeros(15, bool))
     assert regions.apart(a, b) == pytest.approx(2.0) and regions.apart(b, c) > 10
     assert hand_tries(regions) == [a, b, c, a + b]
+
+
+def test_a_complete_hand_is_picked_before_one_that_needs_a_kong_named() -> None:
+    """The nearest group reads as a hand only with four backs taken for a concealed kong
+    lying face down (a wall's end beside a row reads so); a group further off reads as a
+    complete hand. The complete hand is picked: the kong is a guess, which the person
+    would be asked to name, and the complete hand needs none."""
+    from vision.pipeline import read_hand
+    from vision.synthetic import GAP, reads_for, row
+
+    with_kong = ["back"] * 4 + [GAP, "1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "N"]
+    complete = ["1s", "2s", "3s", "4m", "5m", "6m", "7p", "8p", "9p", "E", "E", "E", "W"]
+    reads = reads_for(row(with_kong + [GAP, "N"], y=600) + row(complete + [GAP, "W"], y=300))
+    a, b = tuple(range(15)), tuple(range(15, 29))
+    regions = Regions((), (a, b), np.array([r.detection.box for r in reads]), np.zeros(29, bool))
+    nearest = read_hand([reads[i] for i in a])[2]
+    assert nearest.hand is None and nearest.partial is not None
+    chosen, (_, _, decoded) = pick_hand(reads, regions)
+    assert chosen == b
+    assert decoded.hand is not None
 
 
 def test_flowers_of_unfamiliar_art_along_the_row_join_the_hand() -> None:
