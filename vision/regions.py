@@ -227,13 +227,14 @@ def _telling(reads: list[TileRead], config: RegionsConfig) -> np.ndarray:
 
 
 def stacked(boxes: np.ndarray, down: np.ndarray) -> np.ndarray:
-    """Which face-down tiles lie on or under another (a wall's two layers): right above or
-    below a face-down tile much lower than itself, the strip of side a lower tile shows
-    under the upper one (tiles side by side in a row seen from the side look alike).
+    """Which face-down tiles lie on or under another (a wall's two layers): a face-down tile
+    much lower than the tile just above it in the photo, lined up with it, is the strip of
+    side a lower tile shows under the upper one, and both are marked (tiles side by side
+    in a row seen from the side look alike).
 
-    The strip is a lower tile's side, turned to the camera: it shows under its upper tile
-    in the photo, and a tile just under the strip lies in front of the wall (a concealed
-    kong's back lying flat in the hand's row, seen from a seat), not on it."""
+    The strip is turned to the camera, so it shows under its upper tile; a tile just under
+    the strip lies in front of the wall (a concealed kong's back lying flat in the hand's
+    row, seen from a seat), not on it."""
     out = np.zeros(len(boxes), bool)
     idx = np.flatnonzero(down)
     if len(idx) < 2:
@@ -482,11 +483,12 @@ def _grow_along(
     boxes = table.boxes
     first = Extent.of(seed.tiles, boxes, along)
     members, joined = list(seed.tiles), [(first, 0)]
+    own = set(seed.tiles)  # a seed grown before holds whole pieces and parts of others
     rest = [
         (p, Extent.of(p.tiles, boxes, along), where)
         for p in pieces
         if p is not seed
-        and not set(p.tiles) & set(seed.tiles)
+        and not own.intersection(p.tiles)
         and (where := _depths(p, float(table.flowers[list(p.tiles)].mean()), config))
     ]
     grown = True
