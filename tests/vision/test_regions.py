@@ -616,6 +616,29 @@ def test_a_complete_hand_is_picked_before_one_that_needs_a_kong_named() -> None:
     assert decoded.hand is not None
 
 
+def test_the_tiles_of_a_complete_hand_past_a_partial_one_are_looked_at_again(
+    monkeypatch,
+) -> None:
+    """On a whole table the hand's tries are read whole in turn: past one that reads only as
+    all but a kong lying face down, on to the complete hand `pick_hand` will take, so that
+    its tiles are read whole too."""
+    import vision.pipeline as pipeline
+    from vision.synthetic import GAP, reads_for, row
+
+    with_kong = ["back"] * 4 + [GAP, "1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "N"]
+    complete = ["1s", "2s", "3s", "4m", "5m", "6m", "7p", "8p", "9p", "E", "E", "E", "W"]
+    hands = row(with_kong + [GAP, "N"], y=600) + row(complete + [GAP, "W"], y=300)
+    wall = [("back", (50.0 * i, 0.0, 50.0 * i + 45, 30.0)) for i in range(20)]
+    reads = [replace_chosen(r) for r in reads_for(hands + wall)]
+    a, b = tuple(range(15)), tuple(range(15, 29))
+    boxes = np.array([r.detection.box for r in reads])
+    down = np.array([r.chosen == "back" for r in reads])
+    monkeypatch.setattr(pipeline, "find_regions", lambda *_: Regions((), (a, b), boxes, down))
+    reader = _Counting()
+    pipeline.hand_looked_again(reader, np.zeros((8, 8, 3), np.uint8), reads)
+    assert reader.again[:2] == [list(a), list(b)]
+
+
 def test_flowers_of_unfamiliar_art_along_the_row_join_the_hand() -> None:
     """Eight flowers laid in line with the row, a tile and a half before its first tile,
     half of them read as flowers and all upside down (art never trained on): no pond and no
