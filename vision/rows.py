@@ -31,6 +31,12 @@ class Frame:
     shapes: bool = True  # whether box shapes tell a tile's width from its length
     angle: float = 0.0  # the direction of the u axis in the photo (radians, y down)
 
+    @property
+    def wideness(self) -> np.ndarray:
+        """Each tile's extent along the row over its extent across it, larger for a tile
+        lying across the row than for an upright one."""
+        return self.eu / np.maximum(self.ev, 1e-6)
+
 
 def frame_for(boxes: np.ndarray, angle: float, config: RowsConfig = DEFAULT.rows) -> Frame:
     """Row coordinates for rows running at `angle` (radians, image axes, y down).
@@ -172,7 +178,7 @@ def mark_sideways(
     across it (as every upright face does) it keeps the tile upright
     whatever its box's shape, since boxes on a tilted row come out wide.
     """
-    ratio = frame.eu / np.maximum(frame.ev, 1e-6)
+    ratio = frame.wideness
     lying: list[int] = []
     for row in rows:
         if len(row) < 2:

@@ -248,7 +248,7 @@ def _direction(d: Draft, config: VisionConfig) -> Draft:
 def _melds_and_kongs(d: Draft, config: VisionConfig) -> Draft:
     """The clusters with backs as concealed kongs and those with sideways tiles as melds."""
     groups, warnings, reads = list(d.groups), list(d.warnings), d.reads
-    shapes = d.frame.eu / np.maximum(d.frame.ev, 1e-6) if d.frame.shapes else None
+    shapes = d.frame.wideness if d.frame.shapes else None
     widest = config.layout.claimed_widest
     for c in sorted(d.clusters, key=lambda c: c.row):
         if c.kind == "kong":

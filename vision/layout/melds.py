@@ -25,8 +25,10 @@ from vision.types import Group, TileRead, marked
 
 T = TypeVar("T")
 
-#: a run cut into melds: each meld's slots, its giver's position (1-3) and whether promoted
-Cut = list[tuple[list[Slot], int, bool]]
+#: one meld of a cut: its slots, its giver's position (1-3) and whether promoted
+Part = tuple[list[Slot], int, bool]
+#: a run cut into melds
+Cut = list[Part]
 #: melds peeled off a run's end: the slots before them, theirs, those after, and their cut
 Peel = tuple[list[Slot], list[Slot], list[Slot], Cut]
 
@@ -237,8 +239,8 @@ def exposed_melds(
 
 
 def claimed_widest(
-    part: tuple[list[Slot], int, bool], reads: list[TileRead], shapes: np.ndarray, widest: float
-) -> tuple[tuple[list[Slot], int, bool], list[TileRead]]:
+    part: Part, reads: list[TileRead], shapes: np.ndarray, widest: float
+) -> tuple[Part, list[TileRead]]:
     """The meld with its sideways mark on its widest tile for its length (`shapes`: each
     tile's extent along the row over its extent across it), when that tile's shape is
     `widest` times the marked one's; with the reads so marked.

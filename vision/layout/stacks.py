@@ -55,7 +55,7 @@ def put_back_stacked(
     the row too, and in being as large as the tile beneath (a second box on
     one tile is mostly a part of it).
     """
-    ratio = frame.eu / np.maximum(frame.ev, 1e-6)
+    ratio = frame.wideness
     size = frame.eu * frame.ev
     rows, dups, stacked = [list(r) for r in rows], dict(dups), []
     for d, k in list(dups.items()):
