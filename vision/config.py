@@ -40,6 +40,10 @@ class DetectConfig:
     #: tiles than a hand lays down (`RegionsConfig.hand_most`); it saw tables at that input
     table_small: float = 0.1
     table_input: int = 1280
+    #: a look finding fewer tiles than a hand holds may have missed a table's small tiles
+    #: altogether (seen from a seat, only the nearest few show at the usual input): such
+    #: a photo is looked at by the table detector too
+    table_few: int = 14
     #: tiles small at the input but spread over the whole photo are looked at again with
     #: the photo enlarged so their median short side is this many pixels, the input's long
     #: side at most `large_input`

@@ -411,13 +411,17 @@ def table_input(
 
     Small tiles among the tiles found (the far side of a table) may be a
     table; many tiles alike in size are a posed photo of several hands,
-    where the table detector takes parts of faces for tiles. A photo too
-    small to be enlarged (`DetectConfig.min_zoom`) is not looked at again:
-    the usual look already saw all it shows.
+    where the table detector takes parts of faces for tiles. Fewer tiles
+    than a hand holds (`DetectConfig.table_few`), none small, may be the
+    nearest few of a table whose other tiles the usual look does not see.
+    A photo too small to be enlarged (`DetectConfig.min_zoom`) is not
+    looked at again: the usual look already saw all it shows.
     """
     size = min(config.table_input, max(shape))
-    if not found or size < config.min_zoom * INFER_SIZE:
+    if size < config.min_zoom * INFER_SIZE:
         return None
+    if len(found) < config.table_few:
+        return size
     short = _shorts_at_input(np.array([d.box for d in found], np.float64), shape)
     small = float(np.quantile(short, config.table_small)) < config.small_tile
     return size if small else None

@@ -17,6 +17,7 @@ from vision.detect import (
     nms,
     prepare,
     stretch_tries,
+    table_input,
     unstretch,
     zoom_region,
 )
@@ -184,6 +185,23 @@ def test_large_or_spread_tiles_need_no_closer_look() -> None:
     spread = [(10, 10, 40, 50), (3950, 2940, 3990, 2990), (2000, 1500, 2030, 1540)]
     assert zoom_region(_dets(spread), (3000, 4000)) is None
     assert zoom_region([], (3000, 4000)) is None
+
+
+def test_a_seated_view_showing_only_its_nearest_tiles_is_looked_at_as_a_table() -> None:
+    """Seen from a seat, the usual look may find only the few large tiles nearest the
+    camera (none small) and nothing of the walls and ponds behind: with fewer tiles
+    than a hand holds, the table detector looks too, at its own input."""
+    near = [(200 + 150 * i, 1000, 340 + 150 * i, 1180) for i in range(7)]
+    assert table_input(_dets(near), (1200, 1600)) == DEFAULT.detect.table_input
+    assert table_input([], (1200, 1600)) == DEFAULT.detect.table_input
+
+
+def test_a_posed_hand_of_large_tiles_is_no_table() -> None:
+    """Fourteen large tiles alike in size are a posed hand, not looked at as a table; and
+    a photo too small to enlarge is not looked at again at all."""
+    hand = [(100 + 100 * i, 500, 190 + 100 * i, 620) for i in range(14)]
+    assert table_input(_dets(hand), (1200, 1600)) is None
+    assert table_input([], (480, 640)) is None
 
 
 @pytest.mark.dataset
