@@ -34,16 +34,15 @@ class DetectConfig:
     #: tiles whose median short side at the model's input is under this many pixels are
     #: looked for again in a crop around them (a hand photographed from afar)
     small_tile: float = 24
-    #: a photo that may be a whole table (the smallest tenth, `table_small`, of the tiles
-    #: found at the usual input under `small_tile`) is looked at `table_input` px wide by
-    #: the detector trained on whole tables, and taken as one when that look finds more
-    #: tiles than a hand lays down (`RegionsConfig.hand_most`); it saw tables at that input
+    #: a photo is also looked at `table_input` px wide (it saw tables at that input) by
+    #: the detector trained on whole tables, and taken as a table when that look finds
+    #: more tiles than a hand lays down (`RegionsConfig.hand_most`) and either the
+    #: smallest tenth (`table_small`) of the usual look's tiles is under `small_tile` at
+    #: its input, or `table_new` of its tiles lie (their centres) outside every tile of
+    #: the usual look (seen from a seat, the usual look may find only the nearest tiles)
     table_small: float = 0.1
     table_input: int = 1280
-    #: a look finding fewer tiles than a hand holds may have missed a table's small tiles
-    #: altogether (seen from a seat, only the nearest few show at the usual input): such
-    #: a photo is looked at by the table detector too
-    table_few: int = 14
+    table_new: int = 12
     #: tiles small at the input but spread over the whole photo are looked at again with
     #: the photo enlarged so their median short side is this many pixels, the input's long
     #: side at most `large_input`

@@ -244,11 +244,12 @@ class Detector:
         """The tiles of a whole table as the table detector finds them, or None when the
         photo is not one (see `DetectConfig.table_small`): walls, standing hands and far
         ponds are small and only that detector, at its larger input, finds them."""
-        size = table_input(found, image.shape[:2], self.config)
+        shape = image.shape[:2]
+        size = table_input(shape, self.config)
         if self.table_session is None or size is None:
             return None
         table = self._look(image, threshold, size, self.table_session)
-        return table if len(table) > self.hand_most else None
+        return table if is_table(found, table, shape, self.hand_most, self.config) else None
 
     def _one_tile(
         self, image: np.ndarray, found: list[Detection], threshold: float | None
@@ -404,27 +405,39 @@ def _shorts_at_input(boxes: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
     return np.min(boxes[:, 2:] - boxes[:, :2], axis=1) * INFER_SIZE / max(shape)
 
 
-def table_input(
-    found: list[Detection], shape: tuple[int, int], config: DetectConfig = DEFAULT.detect
-) -> int | None:
-    """The input size to look at a photo that may show a whole table at, or None.
-
-    Small tiles among the tiles found (the far side of a table) may be a
-    table; many tiles alike in size are a posed photo of several hands,
-    where the table detector takes parts of faces for tiles. Fewer tiles
-    than a hand holds (`DetectConfig.table_few`), none small, may be the
-    nearest few of a table whose other tiles the usual look does not see.
-    A photo too small to be enlarged (`DetectConfig.min_zoom`) is not
-    looked at again: the usual look already saw all it shows.
-    """
+def table_input(shape: tuple[int, int], config: DetectConfig = DEFAULT.detect) -> int | None:
+    """The input size to look at a photo that may show a whole table at, or None for a
+    photo too small to be enlarged (`DetectConfig.min_zoom`): the usual look already
+    saw all it shows."""
     size = min(config.table_input, max(shape))
-    if size < config.min_zoom * INFER_SIZE:
-        return None
-    if len(found) < config.table_few:
-        return size
-    short = _shorts_at_input(np.array([d.box for d in found], np.float64), shape)
-    small = float(np.quantile(short, config.table_small)) < config.small_tile
-    return size if small else None
+    return size if size >= config.min_zoom * INFER_SIZE else None
+
+
+def is_table(
+    found: list[Detection],
+    table: list[Detection],
+    shape: tuple[int, int],
+    hand_most: int,
+    config: DetectConfig = DEFAULT.detect,
+) -> bool:
+    """Whether the table detector's look (`table`) shows a whole table, where the usual
+    look found `found`: more tiles than a hand lays down (`hand_most`), and either small
+    tiles among those found (the far side of a table) or many tiles outside all those
+    found (`DetectConfig.table_new`: seen from a seat, the usual look may find only the
+    large nearest tiles). A posed photo of several hands shows many tiles alike in size,
+    all found by the usual look; there the table detector takes parts of faces (inside
+    the tiles found) for tiles.
+    """
+    if len(table) <= hand_most:
+        return False
+    if not found:
+        return len(table) >= config.table_new
+    boxes = np.array([d.box for d in found], np.float64)
+    short = _shorts_at_input(boxes, shape)
+    if float(np.quantile(short, config.table_small)) < config.small_tile:
+        return True
+    unseen = [d for d in table if not any(_inside(d.center, f.box) for f in found)]
+    return len(unseen) >= config.table_new
 
 
 def larger_input(

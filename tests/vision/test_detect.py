@@ -14,6 +14,7 @@ from vision.detect import (
     Detector,
     check_image,
     decode,
+    is_table,
     nms,
     prepare,
     stretch_tries,
@@ -187,21 +188,42 @@ def test_large_or_spread_tiles_need_no_closer_look() -> None:
     assert zoom_region([], (3000, 4000)) is None
 
 
-def test_a_seated_view_showing_only_its_nearest_tiles_is_looked_at_as_a_table() -> None:
+def _grid(x0: int, y0: int, n: int, w: int, h: int) -> list[tuple[int, int, int, int]]:
+    """`n` tiles `w` x `h` px side by side in rows of ten from (x0, y0)."""
+    return [(x0 + (i % 10) * w, y0 + (i // 10) * h, x0 + (i % 10 + 1) * w, y0 + (i // 10 + 1) * h)
+            for i in range(n)]  # fmt: skip
+
+
+def test_a_seated_view_showing_only_its_nearest_tiles_is_taken_for_a_table() -> None:
     """Seen from a seat, the usual look may find only the few large tiles nearest the
-    camera (none small) and nothing of the walls and ponds behind: with fewer tiles
-    than a hand holds, the table detector looks too, at its own input."""
-    near = [(200 + 150 * i, 1000, 340 + 150 * i, 1180) for i in range(7)]
-    assert table_input(_dets(near), (1200, 1600)) == DEFAULT.detect.table_input
-    assert table_input([], (1200, 1600)) == DEFAULT.detect.table_input
+    camera (none small) and nothing of the walls and ponds behind, or nothing at all:
+    the table detector's look, finding those and many more, is the table."""
+    shape, most = (1200, 1600), DEFAULT.regions.hand_most
+    near = _grid(200, 900, 7, 140, 180)
+    far = _grid(300, 200, 40, 30, 40)
+    assert table_input(shape) == DEFAULT.detect.table_input
+    assert is_table(_dets(near), _dets(near + far), shape, most)
+    assert is_table([], _dets(far), shape, most)
 
 
 def test_a_posed_hand_of_large_tiles_is_no_table() -> None:
-    """Fourteen large tiles alike in size are a posed hand, not looked at as a table; and
-    a photo too small to enlarge is not looked at again at all."""
-    hand = [(100 + 100 * i, 500, 190 + 100 * i, 620) for i in range(14)]
-    assert table_input(_dets(hand), (1200, 1600)) is None
-    assert table_input([], (480, 640)) is None
+    """Fourteen large tiles alike in size are a posed hand: the table detector's look
+    there, taking parts of faces for tiles as well, is no table. A photo too small to
+    enlarge is not looked at again at all."""
+    shape, most = (1200, 1600), DEFAULT.regions.hand_most
+    hand = _grid(100, 500, 14, 100, 120)
+    parts = [(x1 + 20, y1 + 20, x2 - 20, y2 - 60) for x1, y1, x2, y2 in hand]
+    assert not is_table(_dets(hand), _dets(hand + parts), shape, most)
+    assert table_input((480, 640)) is None
+
+
+def test_small_tiles_among_those_found_make_a_table() -> None:
+    """The far side of a table found small by the usual look: the table detector's look,
+    finding more than a hand lays down, is kept though it finds nothing new."""
+    shape, most = (1200, 1600), DEFAULT.regions.hand_most
+    tiles = _grid(200, 900, 10, 140, 180) + _grid(300, 200, 20, 12, 16)
+    assert is_table(_dets(tiles), _dets(tiles), shape, most)
+    assert not is_table(_dets(tiles), _dets(tiles[:most]), shape, most)
 
 
 @pytest.mark.dataset

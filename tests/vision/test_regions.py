@@ -262,17 +262,19 @@ def _table_of(faces: list[TileRead]) -> list[TileRead]:
         ((1600, 1600), _row(30, 60) + _row(6, 10), _row(60, 20), True),  # far tiles small
         ((1600, 1600), _row(14, 8), _row(60, 20), True),  # small tiles only: a table too
         ((1600, 1600), _row(14, 8), _row(20, 30), False),  # the table look finds a hand
-        ((3000, 3000), _row(36, 200), _row(60, 20), None),  # many hands posed: not looked at
+        ((3000, 3000), _row(36, 200), _row(60, 20), False),  # many hands posed, parts found
         ((640, 640), _row(40, 12), _row(60, 20), None),  # too small to enlarge: not looked at
-        ((3000, 4000), _row(14, 200), _row(60, 20), None),  # a posed hand: not looked at
+        ((3000, 4000), _row(14, 200), _row(60, 20), False),  # a posed hand's parts found
+        ((1600, 1600), _row(7, 150), _row(7, 150) + _row(40, 20, 600), True),  # seated view
     ],
 )
 def test_a_whole_table_is_looked_at_by_the_table_detector(
     monkeypatch, shape, first, table, taken
 ) -> None:
-    """A photo that may show a whole table (small tiles among those found at the usual input)
-    is looked at 1280 px wide by the detector trained on tables, and read as a table when
-    that look finds more tiles than a hand lays down; a posed hand never is."""
+    """A photo large enough is looked at 1280 px wide by the detector trained on tables too,
+    and read as a table when that look finds more tiles than a hand lays down and either
+    small tiles are among those found at the usual input or many tiles lie outside them;
+    a posed hand, whose parts of faces that look takes for tiles, never is."""
     import vision.detect as detect
 
     det = detect.Detector()
