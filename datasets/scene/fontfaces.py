@@ -37,7 +37,7 @@ FONTS: dict[str, tuple[str, int]] = {
     "microhei": ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", 0),
 }
 #: layouts per font
-VARIANTS = 4
+VARIANTS = 10
 #: where the dots, bamboos and flowers of each style come from (training styles with all 42)
 DRAWN = ("kde_default", "gnome_smooth", "xmj_real", "xmj_dorothy", "kde_classic", "kde_jade")
 NUMERALS = "一二三四五六七八九"
@@ -150,11 +150,37 @@ def _white_dragon(face: np.ndarray, rng: np.random.Generator, ink) -> None:
             cv2.line(face, (x, bottom - g), (x, bottom), ink, 2)
 
 
-def _picture(face: np.ndarray, rng: np.random.Generator, area: tuple[int, int, int, int]) -> None:
-    """A flower picture in `area` (x0, y0, x1, y1): curved stems and leaves, then petals."""
+#: the kinds of picture a flower tile may show (`_picture`)
+PICTURES = ("blossoms", "head", "bird", "figure")
+
+
+def _picture(face: np.ndarray, rng: np.random.Generator, area: tuple[int, int, int, int]) -> str:
+    """A flower tile's picture in `area` (x0, y0, x1, y1), of a kind drawn at random: sets
+    print stems and small blossoms, one large flower head, a bird on a branch or a figure
+    of the season; only the character and number tell which flower it is. Nothing is
+    drawn outside the area, where they are written. Returns the kind drawn."""
+    kind = PICTURES[int(rng.integers(len(PICTURES)))]
+    canvas = face.copy()
+    if kind == "head":
+        _stems(canvas, rng, area, 1)
+        _head(canvas, rng, area)
+    elif kind == "bird":
+        _bird(canvas, rng, area)
+    elif kind == "figure":
+        _figure(canvas, rng, area)
+    else:
+        _stems(canvas, rng, area, int(rng.integers(2, 5)))
+        _blossoms(canvas, rng, area)
+    x0, y0, x1, y1 = area
+    face[y0:y1, x0:x1] = canvas[y0:y1, x0:x1]
+    return kind
+
+
+def _stems(face: np.ndarray, rng: np.random.Generator, area, count: int) -> None:
+    """`count` curved stems with leaves, rising from the area's foot."""
     x0, y0, x1, y1 = area
     stem = INKS[str(rng.choice(["green", "black"]))]
-    for _ in range(int(rng.integers(2, 5))):
+    for _ in range(count):
         xs = rng.uniform(x0, x1) + np.cumsum(rng.uniform(-1, 1, 4) * (x1 - x0) / 8)
         ys = np.linspace(y1, rng.uniform(y0, (y0 + y1) / 2), 4)  # from the foot upwards
         pts = np.stack([np.clip(xs, x0, x1), ys], axis=1).astype(np.int32)
@@ -163,6 +189,11 @@ def _picture(face: np.ndarray, rng: np.random.Generator, area: tuple[int, int, i
             axes = (int(rng.integers(6, 14)), int(rng.integers(3, 6)))
             angle = float(rng.uniform(0, 180))
             cv2.ellipse(face, (int(x), int(y)), axes, angle, 0, 360, INKS["green"], -1, cv2.LINE_AA)
+
+
+def _blossoms(face: np.ndarray, rng: np.random.Generator, area) -> None:
+    """Small five-petalled blossoms scattered over the area."""
+    x0, y0, x1, y1 = area
     for _ in range(int(rng.integers(2, 7))):
         c = (int(rng.uniform(x0, x1)), int(rng.uniform(y0, y1)))
         r = int(rng.integers(5, 14))
@@ -174,26 +205,78 @@ def _picture(face: np.ndarray, rng: np.random.Generator, area: tuple[int, int, i
         cv2.circle(face, c, max(2, r // 3), (40, 190, 230), -1, cv2.LINE_AA)
 
 
+def _head(face: np.ndarray, rng: np.random.Generator, area) -> None:
+    """One large round flower head of many narrow petals, in the area's upper part."""
+    x0, y0, x1, y1 = area
+    r = int(min(x1 - x0, y1 - y0) * rng.uniform(0.25, 0.42))
+    c = (int((x0 + x1) / 2 + rng.uniform(-0.1, 0.1) * (x1 - x0)), int(y0 + r + 4))
+    ink = PETALS[int(rng.integers(len(PETALS)))]
+    n = int(rng.integers(10, 24))
+    for k in range(n):
+        a = 2 * np.pi * k / n
+        end = (int(c[0] + r * np.cos(a)), int(c[1] + r * np.sin(a)))
+        cv2.line(face, c, end, ink, int(rng.integers(3, 7)), cv2.LINE_AA)
+    cv2.circle(face, c, max(3, r // 4), (40, 190, 230), -1, cv2.LINE_AA)
+
+
+def _bird(face: np.ndarray, rng: np.random.Generator, area) -> None:
+    """A bird perched on a branch: body, head, beak and tail."""
+    x0, y0, x1, y1 = area
+    w, h = x1 - x0, y1 - y0
+    ink = PETALS[int(rng.integers(len(PETALS)))]
+    cx, cy = int(x0 + w * rng.uniform(0.35, 0.65)), int(y0 + h * rng.uniform(0.35, 0.55))
+    bw, bh = int(w * rng.uniform(0.18, 0.3)), int(h * rng.uniform(0.1, 0.16))
+    cv2.line(face, (x0, cy + bh), (x1, cy + bh + int(h * 0.1)), (40, 70, 110), 4, cv2.LINE_AA)
+    cv2.ellipse(face, (cx, cy), (bw, bh), float(rng.uniform(-25, 25)), 0, 360, ink, -1, cv2.LINE_AA)
+    head = (cx + bw, cy - bh)
+    cv2.circle(face, head, max(5, bh * 2 // 3), ink, -1, cv2.LINE_AA)
+    beak = np.array([[head[0] + bh // 2, head[1] - 3], [head[0] + bh + 8, head[1]],
+                     [head[0] + bh // 2, head[1] + 4]], np.int32)  # fmt: skip
+    cv2.fillPoly(face, [beak], (40, 150, 220), cv2.LINE_AA)
+    for k in range(3):
+        tail = (cx - bw - int(w * 0.15), cy + int(h * (0.02 + 0.06 * k)))
+        cv2.line(face, (cx - bw // 2, cy), tail, INKS["black"], 3, cv2.LINE_AA)
+
+
+def _figure(face: np.ndarray, rng: np.random.Generator, area) -> None:
+    """A standing figure in a robe, as season tiles show people at work."""
+    x0, y0, x1, y1 = area
+    w, h = x1 - x0, y1 - y0
+    cx = int(x0 + w * rng.uniform(0.35, 0.65))
+    robe = PETALS[int(rng.integers(len(PETALS)))]
+    top, foot = int(y0 + h * 0.3), int(y1 - h * 0.05)
+    half = int(w * rng.uniform(0.15, 0.25))
+    cv2.fillPoly(face, [np.array([[cx - half // 3, top], [cx + half // 3, top],
+                                  [cx + half, foot], [cx - half, foot]], np.int32)], robe)  # fmt: skip
+    cv2.circle(face, (cx, top - int(h * 0.08)), max(6, int(h * 0.08)), (120, 170, 220), -1)
+    arm = int(rng.choice([-1, 1]))
+    hand = (cx + arm * int(w * 0.3), top + int(h * rng.uniform(0.0, 0.2)))
+    cv2.line(face, (cx, top + int(h * 0.08)), hand, robe, 5, cv2.LINE_AA)
+    cv2.line(face, hand, (hand[0], foot), (40, 70, 110), 3, cv2.LINE_AA)  # a staff or a hoe
+
+
 def _flowers(font: tuple[str, int], rng: np.random.Generator) -> dict[str, np.ndarray]:
     """The eight flowers of one style: a picture, the character and the number placed
     as the style places them (character in a top or bottom corner or down one side)."""
     place = int(rng.integers(len(FLOWER_PLACES)))
     char_ink = INKS[str(rng.choice(["red", "blue", "black", "green"]))]
     number = rng.random() < 0.7
+    character = not number or rng.random() < 0.85  # one of the two tells the flower
     lan = str(rng.choice(["蘭", "兰"]))
     area, at, size = FLOWER_PLACES[place]
     faces = {}
     for code, char in FLOWERS.items():
         face = _blank()
         _picture(face, rng, area)
-        _write(face, lan if code == "2f" else char, font, char_ink, at, size)
+        if character:
+            _write(face, lan if code == "2f" else char, font, char_ink, at, size)
         if number:
             _write(face, str(NUMBERS[code]), font, INKS["red"], (0.84, 0.12), INDEX_SIZE, 60)
         faces[code] = face
     return faces
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=64)
 def font_faces(style: str) -> dict[str, np.ndarray]:
     """The faces of one font style (code -> BGR FACE_H x FACE_W), all 42 codes."""
     from datasets.scene.faces import style_faces

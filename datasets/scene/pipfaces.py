@@ -26,7 +26,7 @@ from datasets.art import FACE_H, FACE_W
 from datasets.scene.fontfaces import DRAWN, PAPER  # the other faces come from DRAWN
 
 #: styles offered; each is one pip design
-COUNT = 16
+COUNT = 40
 INKS = [(150, 70, 20), (40, 120, 30), (30, 30, 190), (30, 30, 30), (120, 50, 120)]  # BGR
 
 # pip centres on a unit face (x, y in 0..1 of the pip area), per count; where sets
@@ -174,7 +174,7 @@ def _sticks(design: _Design, n: int, rng: np.random.Generator) -> np.ndarray:
     return face
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=48)
 def pip_faces(style: str) -> dict[str, np.ndarray]:
     """The faces of one pip style (code -> BGR FACE_H x FACE_W), all 42 codes."""
     from datasets.scene.faces import style_faces

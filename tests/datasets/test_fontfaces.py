@@ -78,3 +78,21 @@ def test_flowers_are_drawn_as_sets_print_them() -> None:
     drawn = style_faces(fontfaces.DRAWN[0])
     mine = style_faces(NAMES[0])
     assert np.abs(drawn["1f"].astype(int) - mine["1f"].astype(int)).mean() > 5.0
+
+
+def test_flower_pictures_vary_and_keep_to_their_area() -> None:
+    """Real sets' flowers show blossoms, one large flower, a bird or a figure: each kind is
+    drawn, in colour, inside the picture's area only, where the character and number
+    (which tell the flower) are not."""
+    rng = np.random.default_rng(0)
+    area = fontfaces.FLOWER_PLACES[0][0]
+    x0, y0, x1, y1 = area
+    kinds = set()
+    for _ in range(60):
+        face = fontfaces._blank()
+        kinds.add(fontfaces._picture(face, rng, area))
+        inked = np.abs(face.astype(int) - fontfaces.PAPER).sum(axis=2) > 30
+        assert inked[y0:y1, x0:x1].mean() > 0.01
+        inked[y0:y1, x0:x1] = False
+        assert not inked.any()
+    assert kinds == set(fontfaces.PICTURES)
