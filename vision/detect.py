@@ -137,11 +137,11 @@ def decode(
 class Detector:
     """Finds tiles in a BGR photo: one onnxruntime CPU session per model.
 
-    A photo that may show a whole table is looked at again by `table_model`
+    A photo large enough to be enlarged is looked at again by `table_model`
     when there is one: a detector trained on whole tables too, which finds
     walls and standing tiles, but takes more false tiles in a posed photo
-    than the first; its look is kept only when it finds more tiles than a
-    hand lays down.
+    than the first; its look is kept only where it shows a table
+    (`is_table`).
     """
 
     def __init__(
@@ -242,7 +242,7 @@ class Detector:
         self, image: np.ndarray, found: list[Detection], threshold: float | None
     ) -> list[Detection] | None:
         """The tiles of a whole table as the table detector finds them, or None when the
-        photo is not one (see `DetectConfig.table_small`): walls, standing hands and far
+        photo is not one (`is_table`): walls, standing hands and far
         ponds are small and only that detector, at its larger input, finds them."""
         shape = image.shape[:2]
         size = table_input(shape, self.config)
@@ -430,12 +430,10 @@ def is_table(
     """
     if len(table) <= hand_most:
         return False
-    if not found:
-        return len(table) >= config.table_new
-    boxes = np.array([d.box for d in found], np.float64)
-    short = _shorts_at_input(boxes, shape)
-    if float(np.quantile(short, config.table_small)) < config.small_tile:
-        return True
+    if found:
+        short = _shorts_at_input(np.array([d.box for d in found], np.float64), shape)
+        if float(np.quantile(short, config.table_small)) < config.small_tile:
+            return True
     unseen = [d for d in table if not any(_inside(d.center, f.box) for f in found)]
     return len(unseen) >= config.table_new
 
