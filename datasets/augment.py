@@ -50,3 +50,14 @@ def photometric(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0
         if ok:
             out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     return out
+
+
+def ink_width(img: np.ndarray, rng: np.random.Generator, chance: float) -> np.ndarray:
+    """Thicker or thinner strokes, at `chance`: tile sets differ in how heavily they are
+    engraved, and the shapes of pips and characters must name them either way. A min
+    filter spreads the dark ink over the light face; a max filter thins it."""
+    if rng.random() >= chance:
+        return img
+    kernel = np.ones((2, 2) if rng.random() < 0.7 else (3, 3), np.uint8)
+    spread = rng.random() < 0.5
+    return cv2.erode(img, kernel) if spread else cv2.dilate(img, kernel)

@@ -23,7 +23,7 @@ import torch.nn.functional as F
 from tqdm import tqdm
 
 from datasets import ledger
-from datasets.augment import photometric
+from datasets.augment import ink_width, photometric
 from datasets.cmdv4 import Sample, load_split
 from datasets.detector_crops import detector_crops, render_samples, row_view_crops
 from datasets.label_check import usable
@@ -427,7 +427,9 @@ def train(args: argparse.Namespace) -> None:
 
     def make(r: np.random.Generator) -> tuple[torch.Tensor, torch.Tensor]:
         idx = r.choice(len(crops), args.batch, p=weights)
-        v = np.stack([photometric(view(crops[i], sizes[i], r), r) for i in idx])
+        v = np.stack(
+            [photometric(ink_width(view(crops[i], sizes[i], r), r, args.ink_width), r) for i in idx]
+        )
         return torch.from_numpy(to_input(v)), torch.from_numpy(labels[idx])
 
     device = torch.device(args.device)
@@ -512,6 +514,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--batch", type=int, default=64)
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--backs", type=int, default=1500)
+    p.add_argument(
+        "--ink-width", type=float, default=0.0,
+        help="share of training views with strokes thickened or thinned (other tile sets)",
+    )  # fmt: skip
     p.add_argument(
         "--detector-boxes",
         action="store_true",

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from datasets.augment import ink_width
 from datasets.cmdv4 import Sample
 from datasets.label_check import load_excluded, matched_share, overlap_share, suspicious, usable
 from datasets.views import CROP, make_targets, random_view, warp_boxes
@@ -193,3 +194,31 @@ def test_the_shipped_detector_fine_tunes_from_exactly_its_exported_function(
 
     with pytest.raises(ValueError, match="convolutions"):  # not the network it was exported from
         load_folded(torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3)), path, torch.zeros(1, 3, 8, 8))
+
+
+def _engraved_face() -> np.ndarray:
+    """A light 64 px face with one dark stroke 6 px wide."""
+    face = np.full((64, 64, 3), 230, np.uint8)
+    face[10:54, 29:35] = 40
+    return face
+
+
+def test_ink_width_thickens_or_thins_strokes_and_keeps_the_face() -> None:
+    """Tile sets are engraved heavily or lightly: a training view's strokes are spread or
+    thinned, the face left light and the input untouched."""
+    face = _engraved_face()
+    before = face.copy()
+    widths = set()
+    for seed in range(40):
+        out = ink_width(face, np.random.default_rng(seed), chance=1.0)
+        assert out.shape == face.shape and out.dtype == np.uint8
+        widths.add(int((out[32, :, 0] < 128).sum()))
+        assert (out[0:8] > 200).all()  # the plain face stays plain
+    assert np.array_equal(face, before)
+    assert min(widths) < 6 < max(widths)  # both thinner and thicker strokes occur
+
+
+def test_ink_width_at_no_chance_leaves_the_view() -> None:
+    face = _engraved_face()
+    out = ink_width(face, np.random.default_rng(0), chance=0.0)
+    assert np.array_equal(out, face)
