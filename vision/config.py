@@ -376,6 +376,23 @@ class PipelineConfig:
 
 
 @dataclass(frozen=True)
+class HandZoomConfig:
+    """The winner's hand on a whole table looked at again by the usual detector
+    (`vision.handzoom`), in tile sizes (the median short side of the hand's boxes)."""
+
+    #: the area looked at: the hand's tiles and this much around them
+    pad: float = 1.0
+    #: a box found there joins the hand when its centre lies this near the hand's tiles
+    margin: float = 0.6
+    #: a box overlapping a hand tile's this much (IoU) is that tile, boxed again
+    same: float = 0.5
+    #: ... and one overlapping every tile found less than this is a tile found anew
+    apart: float = 0.3
+    #: a hand tile boxed again this closely keeps its reading
+    keep: float = 1.01
+
+
+@dataclass(frozen=True)
 class VisionConfig:
     """The recognizer's thresholds, one frozen section per stage."""
 
@@ -390,6 +407,7 @@ class VisionConfig:
     layout: LayoutConfig = LayoutConfig()
     decode: DecodeConfig = DecodeConfig()
     pipeline: PipelineConfig = PipelineConfig()
+    hand_zoom: HandZoomConfig = HandZoomConfig()
 
     def reading(self, reading: Reading) -> VisionConfig:
         """This configuration with the layout read by `reading`'s thresholds."""

@@ -204,6 +204,11 @@ class Detector:
                 stretch = _proportions(best)
         return best, stretch
 
+    def first_look(self, image: np.ndarray) -> list[Detection]:
+        """One look at the usual input and nothing more: the tiles of a part of a photo
+        where they are the size the first detector learned on (`vision.handzoom`)."""
+        return self._look(check_image(image))
+
     def faint(self, image: np.ndarray, floor: float) -> list[Detection]:
         """The boxes one look finds with a score from `floor` up to the threshold: tiles too
         faint to be taken on their own, for a later stage to take where the rules expect

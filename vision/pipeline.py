@@ -3,8 +3,10 @@
 The stages are plain functions on plain data: `load_photo` → detector
 (→ `turn_to_rows` when the rows run near the diagonal) → classifier (→
 `faint_backs`, a kong's back found too faintly) → orienter → stacker (a
-tile lying on another; together `read_tiles`) → `read_hand`
-(`read_layout`, then `decode`). The
+tile lying on another; together `Looked.at`) → `read_hand`
+(`read_layout`, then `decode`); a whole table's hand is picked among its
+groups (`find_regions`, `pick_hand`) and its area looked at again by the
+usual detector (`hand_zoomed`). The
 models are loaded once per process and shared (onnxruntime sessions may
 run from several threads), so the web server can answer requests
 concurrently.
@@ -30,6 +32,7 @@ from vision.decode import Decoded, decode
 from vision.detect import unstretch
 from vision.errors import ModelError, PhotoError
 from vision.faint import faint_backs
+from vision.handzoom import hand_area, hand_boxes, in_photo
 from vision.layout import NOTHING_SET_APART, read_layout
 from vision.layout.kinds import code_of
 from vision.notes import Note, note
@@ -47,14 +50,16 @@ StackerFn = Callable[[np.ndarray, list[Detection]], np.ndarray]
 @runtime_checkable
 class TileFinder(Protocol):
     """A detector with every look the reading asks of it (`vision.detect.Detector` is one):
-    plain boxes, boxes with how stretched the photo looks, and boxes found too faintly to
-    be taken alone."""
+    plain boxes, boxes with how stretched the photo looks, boxes found too faintly to be
+    taken alone, and the first look alone (the usual input, nothing more)."""
 
     def __call__(self, image: np.ndarray) -> list[Detection]: ...
 
     def look(self, image: np.ndarray) -> tuple[list[Detection], tuple[float, float]]: ...
 
     def faint(self, image: np.ndarray, floor: float) -> list[Detection]: ...
+
+    def first_look(self, image: np.ndarray) -> list[Detection]: ...
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,9 @@ class BoxesOnly:
 
     def faint(self, image: np.ndarray, floor: float) -> list[Detection]:
         return []
+
+    def first_look(self, image: np.ndarray) -> list[Detection]:
+        return self.find(image)
 
 
 @runtime_checkable
@@ -554,38 +562,64 @@ def read_tiles(
 ) -> tuple[list[TileRead], Callable[[Box], Box]]:
     """Find and read every tile of a photo: the reads, their boxes in the pixels the models
     read them in, and the map from those pixels to the photo's (`readings` keeps the
-    hand's candidates read on the way, `hand_looked_again`).
+    hand's candidates read on the way, `hand_looked_again`). See `Looked.at`."""
+    looked = Looked.at(image, detector, classifier, orienter, stacker, config, readings)
+    return looked.reads, looked.to_photo
 
-    A stretched photo is read squeezed back (`vision.detect.unstretch`),
-    one whose rows run near its diagonal turned square to them
-    (`vision.turn`): tiles then look like tiles to every stage. A back found
-    too faintly is taken beside the backs found (`vision.faint`). The orienter
-    tells which way each face points, the stacker whether a tile lies on it.
-    """
-    finder = as_finder(detector)
-    found, stretch = finder.look(image)
-    work, detections = unstretch(image, found, stretch)
-    sx, sy = image.shape[1] / work.shape[1], image.shape[0] / work.shape[0]
-    turned = turn_to_rows(work, detections, finder, config) if detections else None
-    if turned is not None:
-        work, detections = turned.image, turned.detections
-    reads = read_faces(classifier, work, detections, config) if detections else []
-    if len(reads) != len(detections):
-        raise ModelError("model_mismatch")
-    if reads:  # a concealed kong's back found too faintly (among many tiles, told at a glance)
-        classify = classifier.glance if _many(classifier, reads, config) else classifier
-        more = faint_backs(work, reads, finder.faint, classify, config)
-        if turned is not None:  # the turned part's corners show no photo, only its fill
-            more = [r for r in more if turned.shows(r.detection.box)]
-        reads = reads + more
-    reads = look_closer(work, reads, orienter, stacker, config)
-    reads = hand_looked_again(classifier, work, reads, config, readings)
 
-    def to_photo(box: Box) -> Box:
-        x1, y1, x2, y2 = box if turned is None else turned.box_back(box)
-        return (x1 * sx, y1 * sy, x2 * sx, y2 * sy)
+@dataclass(frozen=True)
+class Looked:
+    """A photo's tiles found and read: the image the models read them in (the photo, or
+    squeezed back or turned to its rows), the reads, and the map from that image's pixels
+    to the photo's."""
 
-    return reads, to_photo
+    work: np.ndarray
+    reads: list[TileRead]
+    to_photo: Callable[[Box], Box]
+
+    @classmethod
+    def at(
+        cls,
+        image: np.ndarray,
+        detector: TileFinder | DetectorFn,
+        classifier: ClassifierFn,
+        orienter: OrienterFn | None = None,
+        stacker: StackerFn | None = None,
+        config: VisionConfig = DEFAULT,
+        readings: HandReadings | None = None,
+    ) -> Looked:
+        """Find and read every tile of a photo.
+
+        A stretched photo is read squeezed back (`vision.detect.unstretch`),
+        one whose rows run near its diagonal turned square to them
+        (`vision.turn`): tiles then look like tiles to every stage. A back found
+        too faintly is taken beside the backs found (`vision.faint`). The orienter
+        tells which way each face points, the stacker whether a tile lies on it.
+        """
+        finder = as_finder(detector)
+        found, stretch = finder.look(image)
+        work, detections = unstretch(image, found, stretch)
+        sx, sy = image.shape[1] / work.shape[1], image.shape[0] / work.shape[0]
+        turned = turn_to_rows(work, detections, finder, config) if detections else None
+        if turned is not None:
+            work, detections = turned.image, turned.detections
+        reads = read_faces(classifier, work, detections, config) if detections else []
+        if len(reads) != len(detections):
+            raise ModelError("model_mismatch")
+        if reads:  # a concealed kong's back found too faintly (among many tiles, at a glance)
+            classify = classifier.glance if _many(classifier, reads, config) else classifier
+            more = faint_backs(work, reads, finder.faint, classify, config)
+            if turned is not None:  # the turned part's corners show no photo, only its fill
+                more = [r for r in more if turned.shows(r.detection.box)]
+            reads = reads + more
+        reads = look_closer(work, reads, orienter, stacker, config)
+        reads = hand_looked_again(classifier, work, reads, config, readings)
+
+        def to_photo(box: Box) -> Box:
+            x1, y1, x2, y2 = box if turned is None else turned.box_back(box)
+            return (x1 * sx, y1 * sy, x2 * sx, y2 * sy)
+
+        return cls(work, reads, to_photo)
 
 
 def look_closer(
@@ -614,6 +648,61 @@ def look_closer(
     return reads
 
 
+@dataclass(frozen=True)
+class Picked:
+    """The photo's reads, the hand picked among them (indices), its reading, and the
+    groups of the other tiles (`Regions.ignored`)."""
+
+    every: list[TileRead]
+    chosen: tuple[int, ...]
+    reading: tuple[list[TileRead], Layout, Decoded]
+    ignored: list[Piece]
+
+
+def _standing(reading: tuple[list[TileRead], Layout, Decoded]) -> tuple[bool, bool, int]:
+    """What a reading of the hand is worth, least first: a hand (or the rest of one), a
+    complete hand, then the fewest warnings."""
+    _, layout, decoded = reading
+    warnings = len(layout.warnings) + len(decoded.warnings)
+    return not _gives_hand(decoded), decoded.hand is None, warnings
+
+
+def hand_zoomed(
+    image: np.ndarray,
+    picked: Picked,
+    finder: TileFinder,
+    readers: tuple[ClassifierFn, OrienterFn | None, StackerFn | None],
+    config: VisionConfig = DEFAULT,
+) -> Picked:
+    """On a whole table, the hand picked read again from the usual detector's look at its
+    area (`vision.handzoom`): kept when it reads better (`_standing`: a hand where there
+    was none, a complete one, fewer warnings), else the first reading stands; a complete
+    hand read without a warning is not looked at again. A photo of one hand was looked at
+    that way already."""
+    every, chosen = picked.every, picked.chosen
+    if len(every) <= config.regions.hand_most or not chosen or not any(_standing(picked.reading)):
+        return picked  # one hand's photo, no hand, or a complete hand read without a doubt
+    boxes = np.array([r.detection.box for r in every], float)
+    area = hand_area(boxes[list(chosen)], image.shape[:2], config.hand_zoom)
+    x1, y1, x2, y2 = area
+    found = in_photo(finder.first_look(image[y1:y2, x1:x2]), area)
+    fresh, kept = hand_boxes(found, boxes, chosen, config.hand_zoom)
+    if not fresh:
+        return picked  # the same tiles, read the same
+    classifier, orienter, stacker = readers
+    reads = look_closer(image, classifier(image, fresh), orienter, stacker, config)
+    hand = [every[j] for j in kept] + reads
+    reading = read_hand(hand, config)
+    if _standing(reading) >= _standing(picked.reading):
+        return picked
+    taken = set(chosen)
+    rest = [i for i in range(len(every)) if i not in taken]
+    index = {old: new for new, old in enumerate(rest)}
+    ignored = [Piece(p.kind, tuple(index[i] for i in p.tiles)) for p in picked.ignored]
+    mine = tuple(range(len(rest), len(rest) + len(hand)))
+    return Picked([every[i] for i in rest] + hand, mine, reading, ignored)
+
+
 def recognize_image(
     image: np.ndarray,
     name: str = "",
@@ -637,13 +726,18 @@ def recognize_image(
         stacker = stacker or default_stacker
     started = time.perf_counter()
     readings = HandReadings(config)
-    every, to_photo = read_tiles(image, detector, classifier, orienter, stacker, config, readings)
-    regions = find_regions(every, config.regions)
-    chosen, (reads, layout, decoded) = pick_hand(every, regions, config, readings)
-    ignored = regions.ignored(chosen)
-    every, reads = _in_photo(every, to_photo), _in_photo(reads, to_photo)
+    finder = as_finder(detector)
+    looked = Looked.at(image, finder, classifier, orienter, stacker, config, readings)
+    regions = find_regions(looked.reads, config.regions)
+    chosen, reading = pick_hand(looked.reads, regions, config, readings)
+    picked = Picked(looked.reads, chosen, reading, regions.ignored(chosen))
+    picked = hand_zoomed(looked.work, picked, finder, (classifier, orienter, stacker), config)
+    reads, layout, decoded = picked.reading
+    every, reads = _in_photo(picked.every, looked.to_photo), _in_photo(reads, looked.to_photo)
     size = image.shape[1::-1]
-    out = assemble(every, chosen, (reads, layout, decoded), ignored, name, size, config)
+    out = assemble(
+        every, picked.chosen, (reads, layout, decoded), picked.ignored, name, size, config
+    )
     out["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 1)
     return out
 
