@@ -10,8 +10,7 @@ small one. Run time needs only onnxruntime, opencv and numpy.
 from __future__ import annotations
 
 import threading
-import zlib
-from collections import OrderedDict
+import weakref
 from pathlib import Path
 
 import cv2
@@ -29,9 +28,6 @@ MODEL_DIR = Path(__file__).resolve().parents[1] / "models"
 DEFAULT_MODEL = MODEL_DIR / "detector.onnx"
 #: the detector trained on whole tables too: it looks at a photo enlarged for small tiles
 TABLE_MODEL = MODEL_DIR / "detector_table.onnx"
-#: network runs each thread keeps for the faint look at the same photo (a table's looks:
-#: 512 px and 1280 px; a raw output at 1280 px is 1.5 MB)
-RUNS_KEPT = 4
 
 
 def check_image(image: object) -> np.ndarray:
@@ -159,7 +155,7 @@ class Detector:
         self.table_session = (
             open_session(table, "detector") if table is not None and table.is_file() else None
         )
-        self._runs = threading.local()  # each thread's last few network runs (`_run`)
+        self._runs = threading.local()  # each thread's runs at its last photo (`_run`)
 
     def __call__(self, image: np.ndarray) -> list[Detection]:
         """Tile boxes in the pixels of `image` (BGR uint8, any size), best score first."""
@@ -177,6 +173,7 @@ class Detector:
         look (clearly more when the stretch was only guessed).
         """
         image = check_image(image)
+        self._runs.seen = {}  # a new photo: the runs at the last one are let go
         found = self._find(image)
         tries = stretch_tries(found, self.config)
         if not tries:
@@ -212,7 +209,8 @@ class Detector:
     def faint(self, image: np.ndarray, floor: float) -> list[Detection]:
         """The boxes one look finds with a score from `floor` up to the threshold: tiles too
         faint to be taken on their own, for a later stage to take where the rules expect
-        a tile (`vision.faint`)."""
+        a tile (`vision.faint`). The photo last looked at (`look`) is not run again: its
+        runs are decoded at the lower floor, so it must not have been changed since."""
         image = check_image(image)
         return [d for d in self._find(image, floor) if d.score < self.config.threshold]
 
@@ -286,29 +284,27 @@ class Detector:
         size: int = INFER_SIZE,
         session=None,
     ) -> list[Detection]:
-        x, scale = prepare(image, size)
-        out = self._run(session or self.session, x)
+        out, scale = self._run(image, size, session or self.session)
         floor = self.config.threshold if threshold is None else threshold
         return decode(out, scale, image.shape[:2], floor, self.config.nms_iou, self.config)
 
-    def _run(self, session, x: np.ndarray) -> np.ndarray:
-        """The network's output (read-only) for the input `x`. The faint look (`faint`) at
-        a photo just looked at mostly makes the same inputs again, only to decode them at a
-        lower floor: each thread keeps its last used runs (`RUNS_KEPT`), keyed by the
-        session and the input's checksum (CRC-32: a sixth of SHA-1's time on a 20 MB input;
-        a match also needs the same session and shape among the few runs kept), and runs
-        only inputs it has not kept."""
-        key = (session, x.shape, zlib.crc32(x))  # the key keeps the session alive
-        runs: OrderedDict = self._runs.__dict__.setdefault("kept", OrderedDict())
-        if key in runs:
-            runs.move_to_end(key)
-            return runs[key]
+    def _run(self, image: np.ndarray, size: int, session) -> tuple[np.ndarray, float]:
+        """The network's output (read-only) for the image at the input `size`, and the
+        image's scale there. The faint look (`faint`) at the photo just looked at runs on
+        the same inputs, only to decode them at a lower floor, and preparing a 12 MP photo's
+        inputs costs as much as a run: each thread keeps the runs at the photo of its last
+        `look`, keyed by the very image object (alive, as a weak reference checks), the
+        input size and the session, and runs only what it has not kept."""
+        seen: dict = self._runs.__dict__.setdefault("seen", {})
+        key = (id(image), size, id(session))
+        kept = seen.get(key)
+        if kept is not None and kept[0]() is image and kept[1] is session:
+            return kept[2], kept[3]
+        x, scale = prepare(image, size)
         out = session.run(None, {self.input_name: x})[0]
         out.setflags(write=False)
-        runs[key] = out
-        if len(runs) > RUNS_KEPT:
-            runs.popitem(last=False)  # the least recently used
-        return out
+        seen[key] = (weakref.ref(image), session, out, scale)
+        return out, scale
 
 
 def unstretch(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import cv2
 import numpy as np
 import pytest
@@ -297,6 +299,7 @@ class _Looks(Detector):
     def __init__(self, by_height):  # no model: `_find` is replaced
         self.by_height = by_height
         self.config = DEFAULT.detect
+        self._runs = threading.local()
 
     def _find(self, image):
         return self.by_height(image.shape[0])
@@ -351,6 +354,16 @@ def test_the_faint_look_reuses_the_look_at_the_same_photo() -> None:
     assert faint == fresh.faint(img, 0.2) and found == fresh(img)
     detector(cv2.flip(img, 1))
     assert counting.runs > runs
+
+
+def test_a_photo_changed_in_place_is_looked_at_afresh() -> None:
+    """A caller may read frames into one buffer: each look runs on what it holds now."""
+    img, _ = _drawn_row()
+    buffer = img.copy()
+    detector = Detector()
+    found = detector(buffer)
+    buffer[:] = cv2.flip(img, 1)
+    assert detector(buffer) == Detector()(cv2.flip(img, 1)) != found
 
 
 @pytest.mark.parametrize("shape", [(1600, 1200, 3), (37, 501, 3), (3000, 4000, 3)])
