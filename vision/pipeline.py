@@ -667,6 +667,26 @@ def _standing(reading: tuple[list[TileRead], Layout, Decoded]) -> tuple[bool, bo
     return not _gives_hand(decoded), decoded.hand is None, warnings
 
 
+def _read_among(
+    image: np.ndarray,
+    kept: list[TileRead],
+    fresh: list[Detection],
+    readers: tuple[ClassifierFn, OrienterFn | None, StackerFn | None],
+    config: VisionConfig = DEFAULT,
+) -> list[TileRead]:
+    """The kept reads and the `fresh` boxes read, each as a hand's tile is read (every view,
+    the second look where unsure, its face's direction, a tile on it): their rows are
+    judged among all of them. The kept reads stand as they are."""
+    classifier, orienter, stacker = readers
+    n = len(kept)
+    if isinstance(classifier, TileReader):
+        blank = [TileRead(d, np.full(len(CODES), 1 / len(CODES))) for d in fresh]
+        reads = classifier.look_again(image, kept + blank, list(range(n, n + len(fresh))))
+    else:
+        reads = kept + classifier(image, fresh)
+    return kept + look_closer(image, reads, orienter, stacker, config)[n:]
+
+
 def hand_zoomed(
     image: np.ndarray,
     picked: Picked,
@@ -689,9 +709,7 @@ def hand_zoomed(
     fresh, kept = hand_boxes(found, boxes, chosen, config.hand_zoom)
     if not fresh:
         return picked  # the same tiles, read the same
-    classifier, orienter, stacker = readers
-    reads = look_closer(image, classifier(image, fresh), orienter, stacker, config)
-    hand = [every[j] for j in kept] + reads
+    hand = _read_among(image, [every[j] for j in kept], fresh, readers, config)
     reading = read_hand(hand, config)
     if _standing(reading) >= _standing(picked.reading):
         return picked

@@ -70,6 +70,22 @@ class Oracle:
             if b[0] >= x0 and b[1] >= y0 and b[2] <= x0 + w and b[3] <= y0 + h
         ]
 
+    def look_again(
+        self, image: np.ndarray, reads: list[TileRead], which: list[int]
+    ) -> list[TileRead]:
+        """The reads with those of `which` read (`TileReader.look_again`)."""
+        again = self.classify(image, [reads[i].detection for i in which])
+        out = list(reads)
+        for i, read in zip(which, again, strict=True):
+            out[i] = read
+        return out
+
+    def glance(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]:
+        return self.classify(image, detections)
+
+    def __call__(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]:
+        return self.classify(image, detections)
+
     def classify(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]:
         out = []
         for d in detections:
@@ -97,23 +113,26 @@ def _picked(reads: list[TileRead]) -> Picked:
     return Picked(reads, chosen, reading, regions.ignored(chosen))
 
 
-def _zoomed(meta: dict, missed: set[int]) -> tuple[Picked, Picked, Oracle]:
+def _zoomed(meta: dict, missed: set[int], plain: bool = False) -> tuple[Picked, Picked, Oracle]:
     """The table read with the labelled tiles `missed` left out, then its hand looked at
-    again by the oracle."""
+    again by the oracle (its classifier as a plain function, `plain`, or one that can look
+    again at some tiles among others)."""
     labelled = _labelled(meta)
     oracle = Oracle(labelled, (meta["height"], meta["width"]))
     first = _picked([_read(b, t) for k, (b, t) in enumerate(labelled) if k not in missed])
-    again = hand_zoomed(oracle.image, first, oracle, (oracle.classify, None, None))  # type: ignore[arg-type]
+    reader = oracle.classify if plain else oracle
+    again = hand_zoomed(oracle.image, first, oracle, (reader, None, None))  # type: ignore[arg-type]
     return first, again, oracle
 
 
-def test_a_hand_tile_the_table_look_missed_is_found_by_the_closer_look(table) -> None:
+@pytest.mark.parametrize("plain", [False, True])
+def test_a_hand_tile_the_table_look_missed_is_found_by_the_closer_look(table, plain) -> None:
     """The table detector missed one of the hand's concealed tiles: the hand reads short of
     a tile. Its area looked at again finds that tile, and the hand reads whole, the
     ponds and walls in that area left out."""
     labelled = _labelled(table)
     concealed = next(k for k, (_, t) in enumerate(labelled) if t["group"] == "concealed")
-    first, again, oracle = _zoomed(table, {concealed})
+    first, again, oracle = _zoomed(table, {concealed}, plain)
     assert first.reading[2].notation != table["hand"]
     assert oracle.looks == 1
     assert again.reading[2].notation == table["hand"]
