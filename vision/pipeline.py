@@ -687,6 +687,13 @@ def _read_among(
     return kept + look_closer(image, reads, orienter, stacker, config)[n:]
 
 
+def _complete(picked: Picked, config: VisionConfig) -> bool:
+    """Whether the hand picked reads complete with fewer warnings than
+    `HandZoomConfig.warnings`: a second reading of its tiles costs as much as the first."""
+    _, incomplete, warnings = _standing(picked.reading)
+    return not incomplete and warnings < config.hand_zoom.warnings
+
+
 def hand_zoomed(
     image: np.ndarray,
     picked: Picked,
@@ -700,8 +707,8 @@ def hand_zoomed(
     hand read without a warning is not looked at again. A photo of one hand was looked at
     that way already."""
     every, chosen = picked.every, picked.chosen
-    if len(every) <= config.regions.hand_most or not chosen or not any(_standing(picked.reading)):
-        return picked  # one hand's photo, no hand, or a complete hand read without a doubt
+    if len(every) <= config.regions.hand_most or not chosen or _complete(picked, config):
+        return picked  # one hand's photo, no hand, or a complete hand read with few doubts
     boxes = np.array([r.detection.box for r in every], float)
     area = hand_area(boxes[list(chosen)], image.shape[:2], config.hand_zoom)
     x1, y1, x2, y2 = area
