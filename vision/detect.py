@@ -28,6 +28,9 @@ MODEL_DIR = Path(__file__).resolve().parents[1] / "models"
 DEFAULT_MODEL = MODEL_DIR / "detector.onnx"
 #: the detector trained on whole tables too: it looks at a photo enlarged for small tiles
 TABLE_MODEL = MODEL_DIR / "detector_table.onnx"
+#: network runs each thread keeps at its last photo (a table's looks at 512 and 1280 px,
+#: the photo squeezed back, a part looked at closer; an output at 1280 px is 1.5 MB)
+RUNS_KEPT = 8
 
 
 def check_image(image: object) -> np.ndarray:
@@ -303,6 +306,8 @@ class Detector:
         x, scale = prepare(image, size)
         out = session.run(None, {self.input_name: x})[0]
         out.setflags(write=False)
+        if len(seen) >= RUNS_KEPT:  # looks without a new `look` between: the oldest goes
+            del seen[next(iter(seen))]
         seen[key] = (weakref.ref(image), session, out, scale)
         return out, scale
 

@@ -366,6 +366,19 @@ def test_a_photo_changed_in_place_is_looked_at_afresh() -> None:
     assert detector(buffer) == Detector()(cv2.flip(img, 1)) != found
 
 
+def test_looks_at_many_parts_keep_a_bounded_number_of_runs() -> None:
+    """Parts of one photo looked at closer, with no new photo between, do not pile up."""
+    from vision.detect import RUNS_KEPT
+
+    img, _ = _drawn_row()
+    detector = Detector()
+    detector(img)
+    parts = [img[k:, k:] for k in range(3 * RUNS_KEPT)]  # alive: none shares another's id
+    for part in parts:
+        detector.first_look(part)
+    assert len(detector._runs.seen) <= RUNS_KEPT
+
+
 @pytest.mark.parametrize("shape", [(1600, 1200, 3), (37, 501, 3), (3000, 4000, 3)])
 def test_the_detectors_input_is_the_normalised_photo_padded(shape) -> None:
     """The input written plane by plane is, value for value, the photo resized, turned
