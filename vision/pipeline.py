@@ -704,8 +704,8 @@ def hand_zoomed(
     """On a whole table, the hand picked read again from the usual detector's look at its
     area (`vision.handzoom`): kept when it reads better (`_standing`: a hand where there
     was none, a complete one, fewer warnings), else the first reading stands; a complete
-    hand read without a warning is not looked at again. A photo of one hand was looked at
-    that way already."""
+    hand read with few warnings (`_complete`) is not looked at again. A photo of one hand
+    was looked at that way already."""
     every, chosen = picked.every, picked.chosen
     if len(every) <= config.regions.hand_most or not chosen or _complete(picked, config):
         return picked  # one hand's photo, no hand, or a complete hand read with few doubts
