@@ -16,14 +16,10 @@ import numpy as np
 
 from vision.config import DEFAULT, HandZoomConfig
 from vision.detect import ious
+from vision.rows import tile_width
 from vision.types import Detection
 
 Area = tuple[int, int, int, int]
-
-
-def _short_side(boxes: np.ndarray) -> float:
-    """The median short side of the boxes: a tile's size in the photo."""
-    return float(np.median(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
 
 
 def hand_area(
@@ -32,7 +28,7 @@ def hand_area(
     """The part of the photo to look at: the hand's tiles (`boxes`) and `pad` tile sizes
     around them (a tile missed at the row's end, the winning tile or flowers set apart),
     within the photo (`shape`: height, width)."""
-    pad = config.pad * _short_side(boxes)
+    pad = config.pad * tile_width(boxes)
     h, w = shape
     x1, y1 = max(0, int(boxes[:, 0].min() - pad)), max(0, int(boxes[:, 1].min() - pad))
     x2, y2 = (
@@ -74,7 +70,7 @@ def hand_boxes(
     tile stays out. Returns the boxes to read, and the hand tiles whose reading stands:
     those the look missed, and those it boxed alike (IoU at least `keep`)."""
     own = boxes[list(hand)]
-    size = _short_side(own)
+    size = tile_width(own)
     reach = config.margin * size
     lo, hi = own[:, :2].min(axis=0) - reach, own[:, 2:].max(axis=0) + reach
     taken: dict[int, Detection] = {}

@@ -26,6 +26,7 @@ import numpy as np
 from scorer.tiles import BACK, BACK_INDEX, CODES, FLOWER_FIRST, INDEX
 from vision.config import RegionsConfig
 from vision.layout.kinds import code_of, face_up, flower_sum
+from vision.rows import tile_width
 from vision.types import TileRead
 
 #: the kinds of piece that are not the hand (the contract's `ignored` kinds)
@@ -62,8 +63,7 @@ class Regions:
         sides = self.boxes[list(a) + list(b)]
         gx, gy = _gaps(sides)  # the two groups' own tiles only, not the whole table's
         gap = float(np.maximum(gx, gy)[: len(a), len(a) :].min())
-        size = float(np.median(np.minimum(sides[:, 2] - sides[:, 0], sides[:, 3] - sides[:, 1])))
-        return gap / max(size, 1.0)
+        return gap / max(tile_width(sides), 1.0)
 
     def ignored(self, hand: tuple[int, ...]) -> list[Piece]:
         """The tiles not in `hand`, grouped again without regard to which way they face (a

@@ -251,6 +251,11 @@ def _shift(frame: Frame, order: list[int], k: int, config: RowsConfig) -> float:
     return off / max(float(np.mean(frame.ev[touching])), 1e-6)
 
 
+def tile_width(boxes: np.ndarray) -> float:
+    """A tile's size across in the photo: the boxes' median short side."""
+    return float(np.median(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
+
+
 def tile_length(boxes: np.ndarray) -> float:
     """A tile's length in the photo, the scale rows are split by: the boxes' median long side."""
     w = np.maximum(boxes[:, 2] - boxes[:, 0], 1e-6)
