@@ -31,7 +31,7 @@ from scorer.tiles import FLOWER_CODES
 from vision.classify import Classifier
 from vision.config import DEFAULT
 from vision.detect import Detector
-from vision.pipeline import read_hand, read_tiles
+from vision.pipeline import Looked, read_hand
 
 
 def match(pred_boxes, pred_codes, scores, gt_boxes, gt_codes, class_aware: bool) -> list[int]:
@@ -75,7 +75,8 @@ def evaluate(
         img = cv2.imread(str(s.image_path), cv2.IMREAD_COLOR)
         h, w = img.shape[:2]
         gt = [(b[0] * w, b[1] * h, b[2] * w, b[3] * h) for b in s.boxes]
-        reads, to_photo = read_tiles(img, det, cls)  # found and read as the pipeline does
+        looked = Looked.at(img, det, cls)  # found and read as the pipeline does
+        reads, to_photo = looked.reads, looked.to_photo
         if decoded:  # the tiles as `mcr recognize` reports them, after the rules had their say
             reads = read_hand(reads)[0]
         boxes = [to_photo(r.detection.box) for r in reads]
@@ -123,12 +124,12 @@ def time_12mp(det: Detector, cls: Classifier, split: str, repeats: int) -> dict:
     )
     img = cv2.imread(str(samples[0].image_path), cv2.IMREAD_COLOR)
     big = cv2.resize(img, (4000, 3000), interpolation=cv2.INTER_CUBIC)
-    read_tiles(big, det, cls)
+    Looked.at(big, det, cls)
     times = []
     n = 0
     for _ in range(repeats):
         t = time.perf_counter()
-        reads, _ = read_tiles(big, det, cls)
+        reads = Looked.at(big, det, cls).reads
         times.append(time.perf_counter() - t)
         n = len(reads)
     return {

@@ -126,7 +126,7 @@ def row_view_crops(
     """Crops of the classifier's second view (`vision.classify.row_crops`), labelled by the
     labelled box beneath: crops, labels and sizes (along, across the row).
 
-    Each photo is read as `vision.pipeline.read_tiles` reads it (squeezed back
+    Each photo is read as `vision.pipeline.Looked.at` reads it (squeezed back
     when stretched, turned when its rows run near the diagonal); the turned
     rectangles come from the same row geometry as at run time.
     """

@@ -551,27 +551,11 @@ def _sideways(reads: list[TileRead], layout: Layout) -> tuple[bool, ...]:
 Box = tuple[float, float, float, float]
 
 
-def read_tiles(
-    image: np.ndarray,
-    detector: TileFinder | DetectorFn,
-    classifier: ClassifierFn,
-    orienter: OrienterFn | None = None,
-    stacker: StackerFn | None = None,
-    config: VisionConfig = DEFAULT,
-    readings: HandReadings | None = None,
-) -> tuple[list[TileRead], Callable[[Box], Box]]:
-    """Find and read every tile of a photo: the reads, their boxes in the pixels the models
-    read them in, and the map from those pixels to the photo's (`readings` keeps the
-    hand's candidates read on the way, `hand_looked_again`). See `Looked.at`."""
-    looked = Looked.at(image, detector, classifier, orienter, stacker, config, readings)
-    return looked.reads, looked.to_photo
-
-
 @dataclass(frozen=True)
 class Looked:
     """A photo's tiles found and read: the image the models read them in (the photo, or
-    squeezed back or turned to its rows), the reads, and the map from that image's pixels
-    to the photo's."""
+    squeezed back or turned to its rows), the reads (their boxes in that image's pixels),
+    and the map from that image's pixels to the photo's."""
 
     work: np.ndarray
     reads: list[TileRead]
@@ -588,7 +572,8 @@ class Looked:
         config: VisionConfig = DEFAULT,
         readings: HandReadings | None = None,
     ) -> Looked:
-        """Find and read every tile of a photo.
+        """Find and read every tile of a photo (`readings` keeps the hand's candidates read
+        on the way, `hand_looked_again`).
 
         A stretched photo is read squeezed back (`vision.detect.unstretch`),
         one whose rows run near its diagonal turned square to them

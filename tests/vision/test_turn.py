@@ -81,9 +81,9 @@ def test_a_large_photo_is_turned_at_a_bounded_size() -> None:
 
 
 def test_the_pipeline_reads_a_diagonal_row_turned_and_reports_the_photo_boxes() -> None:
-    """`read_tiles` hands the classifier the turned photo, where each tile's box is an
+    """`Looked.at` hands the classifier the turned photo, where each tile's box is an
     upright tile's, and maps every box back to the photo's pixels."""
-    from vision.pipeline import read_tiles
+    from vision.pipeline import Looked
     from vision.types import TileRead
 
     img, boxes = tilted_row(np.radians(-42), n=5, gap=6)
@@ -93,7 +93,8 @@ def test_the_pipeline_reads_a_diagonal_row_turned_and_reports_the_photo_boxes() 
         seen.append(np.array([d.box for d in dets]))
         return [TileRead(d, np.full(43, 1 / 43)) for d in dets]
 
-    reads, to_photo = read_tiles(img, faces, classifier)
+    looked = Looked.at(img, faces, classifier)
+    reads, to_photo = looked.reads, looked.to_photo
     (given,) = seen
     assert np.allclose((given[:, 3] - given[:, 1]) / (given[:, 2] - given[:, 0]), 1.35, atol=0.15)
     photo_boxes = sorted(to_photo(r.detection.box) for r in reads)
@@ -102,9 +103,9 @@ def test_the_pipeline_reads_a_diagonal_row_turned_and_reports_the_photo_boxes() 
 
 
 def test_a_faint_back_is_not_taken_from_the_fill_around_a_turned_photo() -> None:
-    """`read_tiles` takes a faint back beside the backs found (`vision.faint`), but not one
+    """`Looked.at` takes a faint back beside the backs found (`vision.faint`), but not one
     the detector dreams up in the plain fill the turned image holds beyond the photo."""
-    from vision.pipeline import read_tiles
+    from vision.pipeline import Looked
     from vision.types import TileRead
 
     img, _ = tilted_row(np.radians(-42), n=5, gap=6, size=(360, 300))  # rows to the corners
@@ -136,7 +137,8 @@ def test_a_faint_back_is_not_taken_from_the_fill_around_a_turned_photo() -> None
         return [TileRead(d, p.copy()) for d in dets]
 
     detector = Detector()
-    reads, to_photo = read_tiles(img, detector, classifier)
+    looked = Looked.at(img, detector, classifier)
+    reads, to_photo = looked.reads, looked.to_photo
     assert len(reads) == 6  # the place next to the row; the one after lies off the photo
     assert reads[-1].detection.box == detector.faint_boxes[0]
     x1, y1, x2, y2 = to_photo(reads[-1].detection.box)
