@@ -1,9 +1,9 @@
 """The winner's hand on a whole table looked at again by the usual detector
 (`vision.handzoom`, `vision.pipeline.hand_zoomed`).
 
-The table is rendered (built-in faces, no artwork needed) and read with its own
-labels, as in `test_regions.py`: the tests check which boxes make the hand and
-which reading is kept, not the models.
+The table is rendered and read with its own labels (`table_fixtures`), as in
+`test_regions.py`: the tests check which boxes make the hand and which reading
+is kept, not the models.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from datasets import render
-from datasets.render import label_box
-from scorer.tiles import INDEX
+from tests.vision.table_fixtures import in_view, true_read
+from tests.vision.table_fixtures import table as rendered_table
 from vision.config import DEFAULT
 from vision.handzoom import hand_area, hand_boxes, in_photo
 from vision.pipeline import Picked, hand_zoomed, pick_hand
@@ -25,26 +25,6 @@ HAND_GROUPS = ("concealed", "winning", "flower")
 
 def _is_hand(tile: dict) -> bool:
     return tile["group"] in HAND_GROUPS or tile["group"].startswith("meld")
-
-
-def _labelled(meta: dict) -> list[tuple[tuple[float, ...], dict]]:
-    """Each tile in view with its true box."""
-    out = []
-    for t in meta["tiles"]:
-        box = tuple(float(v) for v in label_box(t, meta["kind"]))
-        if box[2] - box[0] >= 2 and box[3] - box[1] >= 2:
-            out.append((box, t))
-    return out
-
-
-def _read(box: tuple[float, ...], tile: dict) -> TileRead:
-    """The tile as models making no error would read it."""
-    probs = np.full(43, 1e-4)
-    probs[INDEX[tile["code"]]] = 1.0
-    tl, tr, br, bl = np.array(tile["corners"])
-    top = tl + tr - bl - br
-    up = None if tile["code"] == "back" else tuple(top / np.hypot(*top))
-    return TileRead(Detection(box, 0.9), probs / probs.sum(), up=up)  # type: ignore[arg-type]
 
 
 class Oracle:
@@ -94,17 +74,14 @@ class Oracle:
                 self.labelled,
                 key=lambda bt: np.hypot(*(np.reshape(bt[0], (2, 2)).mean(0) - centre)),
             )
-            read = _read(box, tile)
+            read = true_read(box, tile)
             out.append(TileRead(d, read.probs, up=read.up))
         return out
 
 
 @pytest.fixture(scope="module")
 def table() -> dict:
-    cam = {"elevation": 62.0, "azimuth": 0.0, "roll": 0.0, "tile_px": 40.0, "fov": 55.0}
-    return render.render_scene(
-        np.random.default_rng([7, 0]), "builtin", 1600, "table", camera=cam
-    ).meta
+    return rendered_table(0)
 
 
 def _picked(reads: list[TileRead]) -> Picked:
@@ -117,9 +94,9 @@ def _zoomed(meta: dict, missed: set[int], plain: bool = False) -> tuple[Picked, 
     """The table read with the labelled tiles `missed` left out, then its hand looked at
     again by the oracle (its classifier as a plain function, `plain`, or one that can look
     again at some tiles among others)."""
-    labelled = _labelled(meta)
+    labelled = in_view(meta)
     oracle = Oracle(labelled, (meta["height"], meta["width"]))
-    first = _picked([_read(b, t) for k, (b, t) in enumerate(labelled) if k not in missed])
+    first = _picked([true_read(b, t) for k, (b, t) in enumerate(labelled) if k not in missed])
     reader = oracle.classify if plain else oracle
     again = hand_zoomed(oracle.image, first, oracle, (reader, None, None))  # type: ignore[arg-type]
     return first, again, oracle
@@ -130,7 +107,7 @@ def test_a_hand_tile_the_table_look_missed_is_found_by_the_closer_look(table, pl
     """The table detector missed one of the hand's concealed tiles: the hand reads short of
     a tile. Its area looked at again finds that tile, and the hand reads whole, the
     ponds and walls in that area left out."""
-    labelled = _labelled(table)
+    labelled = in_view(table)
     concealed = next(k for k, (_, t) in enumerate(labelled) if t["group"] == "concealed")
     first, again, oracle = _zoomed(table, {concealed}, plain)
     assert first.reading[2].notation != table["hand"]
@@ -157,8 +134,8 @@ def test_a_hand_read_without_doubt_is_not_looked_at_again(table) -> None:
 def test_a_photo_of_one_hand_is_not_looked_at_again() -> None:
     """A posed hand was read at the usual detector's scale already."""
     meta = render.render_scene(np.random.default_rng(4), "builtin", 1280, "hand").meta
-    labelled = _labelled(meta)
-    reads = [_read(b, t) for b, t in labelled[1:]]  # one tile missed: no complete hand
+    labelled = in_view(meta)
+    reads = [true_read(b, t) for b, t in labelled[1:]]  # one tile missed: no complete hand
     first = _picked(reads)
 
     class Finder:
@@ -172,9 +149,9 @@ def test_a_photo_of_one_hand_is_not_looked_at_again() -> None:
 def test_a_closer_look_that_reads_worse_is_not_kept(table) -> None:
     """A look that finds nothing where the hand lies keeps the hand's own tiles and reads no
     better: the first reading stands."""
-    labelled = _labelled(table)
+    labelled = in_view(table)
     concealed = next(k for k, (_, t) in enumerate(labelled) if t["group"] == "concealed")
-    reads = [_read(b, t) for k, (b, t) in enumerate(labelled) if k != concealed]
+    reads = [true_read(b, t) for k, (b, t) in enumerate(labelled) if k != concealed]
     first = _picked(reads)
 
     class Blind:

@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 
 from datasets import render
-from datasets.render import label_box
 from datasets.scene.tablescene import OTHER_GROUPS
 from scorer.notation import parse_hand
 from scorer.tiles import CODES, INDEX
+from tests.vision.table_fixtures import in_view, table, true_read
 from vision.pipeline import NO_HAND_AMONG, assemble, fourth_tile_seen, pick_hand, result_json
 from vision.regions import SHOWN, Piece, Regions, find_regions, pieces_of
 from vision.types import Detection, TileRead
@@ -26,33 +26,13 @@ from vision.types import Detection, TileRead
 
 def _reads(meta: dict) -> tuple[list[TileRead], list[dict]]:
     """Each tile in view as the models would read it with no error."""
-    reads, labels = [], []
-    for t in meta["tiles"]:
-        box = label_box(t, meta["kind"])
-        if box[2] - box[0] < 2 or box[3] - box[1] < 2:
-            continue
-        probs = np.full(43, 1e-4)
-        probs[INDEX[t["code"]]] = 1.0
-        (tl, tr, br, bl) = np.array(t["corners"])
-        up = (
-            None
-            if t["code"] == "back"
-            else tuple((tl + tr - bl - br) / np.hypot(*(tl + tr - bl - br)))
-        )
-        reads.append(TileRead(Detection(tuple(box), 0.9), probs / probs.sum(), up=up))
-        labels.append(t)
-    return reads, labels
+    seen = in_view(meta)
+    return [true_read(box, t) for box, t in seen], [t for _, t in seen]
 
 
 @pytest.fixture(scope="module")
 def tables() -> list[dict]:
-    cam = {"elevation": 62.0, "azimuth": 0.0, "roll": 0.0, "tile_px": 40.0, "fov": 55.0}
-    return [
-        render.render_scene(
-            np.random.default_rng([7, i]), "builtin", 1600, "table", camera=cam
-        ).meta
-        for i in range(6)
-    ]
+    return [table(i) for i in range(6)]
 
 
 def _read(meta: dict):
