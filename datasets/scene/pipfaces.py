@@ -9,21 +9,26 @@ hollow stick, their size and spacing, a corner index) in one of the
 arrangements sets use (six bamboos in two rows of three or three of two,
 six dots as two over four or two columns of three) with a little jitter,
 so the count and arrangement of pips, not one set's drawing of them,
-tells the tiles apart. Its characters,
-winds, dragons, flowers and 1s come from a drawn training style.
-Training only; opencv draws everything.
+tells the tiles apart. Its characters, winds, dragons and flowers come
+from a drawn training style. Its 1s does too, or it is drawn here as sets
+draw it: a bird (perched, or a peacock with its tail fanned) filling the
+face with no character or number, or one large stick. Flower tiles show
+birds too, always with their character or number; a bird alone is the
+1s, and a classifier that had seen few birds alone read one set's
+peacock as a flower. Training only; opencv draws everything.
 """
 
 from __future__ import annotations
 
 import zlib
+from copy import copy
 from functools import lru_cache
 
 import cv2
 import numpy as np
 
 from datasets.art import FACE_H, FACE_W
-from datasets.scene.fontfaces import DRAWN, PAPER  # the other faces come from DRAWN
+from datasets.scene.fontfaces import DRAWN, PAPER, PETALS, _bird  # other faces: DRAWN
 
 #: styles offered; each is one pip design
 COUNT = 40
@@ -187,4 +192,54 @@ def pip_faces(style: str) -> dict[str, np.ndarray]:
         faces[f"{n}p"] = _dots(design, n, rng)
         if n > 1:
             faces[f"{n}s"] = _sticks(design, n, rng)
+    one = ONE_BAMBOO[int(rng.integers(len(ONE_BAMBOO)))]  # drawn last: other faces unchanged
+    if one != "drawn":
+        faces["1s"] = _one_bamboo(design, one, rng)
     return faces
+
+
+#: how a style draws its 1s: the drawn style's, a perched bird, a peacock, one stick
+ONE_BAMBOO = ("drawn", "bird", "peacock", "stick")
+
+
+def _one_bamboo(design: _Design, kind: str, rng: np.random.Generator) -> np.ndarray:
+    """The 1s face drawn as `kind` (`ONE_BAMBOO`), with no character or number."""
+    face = np.full((FACE_H, FACE_W, 3), PAPER, np.uint8)
+    mx, my = design.area
+    area = (int(FACE_W * mx), int(FACE_H * my), int(FACE_W * (1 - mx)), int(FACE_H * (1 - my)))
+    if kind == "bird":
+        _bird(face, rng, area)
+    elif kind == "peacock":
+        _peacock(face, design, rng, area)
+    else:  # segmented: a hollow outline alone would be 白's border
+        stick = copy(design)
+        stick.stick = 0
+        h = int((area[3] - area[1]) * design.stick_len)
+        w = max(10, int((area[2] - area[0]) * design.stick_w * 0.8))
+        stick.draw_stick(face, (FACE_W // 2, FACE_H // 2), w, h, 0.0, design.ink(0))
+    return face
+
+
+def _peacock(face: np.ndarray, design: _Design, rng: np.random.Generator, area) -> None:
+    """A peacock seen from the front: its tail fanned into a half disc of feathers, each
+    ending in an eye, above a small body with a head and legs."""
+    x0, y0, x1, y1 = area
+    w, h = x1 - x0, y1 - y0
+    body = (x0 + w // 2, y0 + int(h * rng.uniform(0.62, 0.72)))
+    reach = int(min(w * 0.5, h * 0.55))
+    feathers = int(rng.integers(7, 13))
+    for k in range(feathers):
+        a = np.pi * (0.05 + 0.9 * k / (feathers - 1))
+        tip = (int(body[0] - reach * np.cos(a)), int(body[1] - reach * np.sin(a)))
+        cv2.line(face, body, tip, design.ink(k), max(2, design.stroke // 2), cv2.LINE_AA)
+        eye = max(4, reach // 7)
+        cv2.circle(face, tip, eye, design.ink(k + 1), -1, cv2.LINE_AA)
+        cv2.circle(face, tip, max(2, eye // 2), PAPER, -1, cv2.LINE_AA)
+    ink = PETALS[int(rng.integers(len(PETALS)))]
+    bw, bh = max(8, w // 8), max(12, h // 8)
+    cv2.ellipse(face, body, (bw, bh), 0.0, 0, 360, ink, -1, cv2.LINE_AA)
+    head = (body[0], body[1] - bh - max(5, bh // 2))
+    cv2.circle(face, head, max(5, bw * 2 // 3), ink, -1, cv2.LINE_AA)
+    for side in (-1, 1):  # legs
+        foot = (body[0] + side * bw // 2, min(y1, body[1] + bh + h // 8))
+        cv2.line(face, (body[0] + side * bw // 3, body[1] + bh - 2), foot, (40, 70, 110), 3)

@@ -79,3 +79,20 @@ def test_styles_use_each_arrangement_sets_draw() -> None:
         assert {d.sticks[n] for d in designs} == set(range(len(ways))), f"{n}s"
     for n, ways in pipfaces.DOTS.items():
         assert {d.dots[n] for d in designs} == set(range(len(ways))), f"{n}p"
+
+
+def test_many_pip_styles_draw_their_own_one_of_bamboo_with_no_numeral() -> None:
+    """A bird alone (or one stick) is the 1s in most sets, while flower tiles that show a
+    bird carry their character or number: at least half the styles draw their own 1s,
+    in several ways, with nothing in the corner where an index numeral goes."""
+    own = []
+    for k, name in enumerate(NAMES):
+        one = style_faces(name)["1s"]
+        if not np.array_equal(one, style_faces(pipfaces.DRAWN[k % len(pipfaces.DRAWN)])["1s"]):
+            own.append(one)
+    assert len(own) >= len(NAMES) // 2
+    assert len({f.tobytes() for f in own}) == len(own)
+    for face in own:
+        corner = face[:40, FACE_W - 44 :].astype(int)
+        assert (np.abs(corner - np.array(pipfaces.PAPER)).sum(axis=2) < 30).all()
+        assert _blobs(face) >= 1
