@@ -218,6 +218,14 @@ def _upright(reads: list[TileRead], config: RegionsConfig) -> np.ndarray:
     return np.array(out)
 
 
+def _lean(reads: list[TileRead]) -> np.ndarray:
+    """(N, 2): how far each face's top points towards the photo's top, and across it, times
+    the orienter's sureness (the length of `TileRead.up`); 0 where no direction is known."""
+    return np.array(
+        [(0.0, 0.0) if r.up is None else (-float(r.up[1]), float(r.up[0])) for r in reads]
+    ).reshape(-1, 2)
+
+
 def _telling(reads: list[TileRead], config: RegionsConfig) -> np.ndarray:
     """Faces whose direction tells where their player sits: not alike turned half-way round
     (`RegionsConfig.symmetric`: the orienter reads those either way on unfamiliar art) and
@@ -296,15 +304,32 @@ def kind_of(
     config: RegionsConfig,
     stacks: np.ndarray,
     telling: np.ndarray | None = None,
+    lean: np.ndarray | None = None,
 ) -> str:
     """What a piece is, from what it shows: face-up tiles the camera's player reads upright
-    may be the hand, counted among the faces whose direction tells (`_telling`) where the
-    piece has any; the rest is named as `name_of` names a group."""
+    may be the hand; the rest is named as `name_of` names a group.
+
+    The faces whose direction tells (`_telling`) where their player sits vote,
+    where the piece has any: by how far they lean towards the photo's top in
+    all (`lean`, weighed by the orienter's sureness), so that faces of art
+    the orienter does not know, each read with little sureness and half of
+    them upside down, do not outvote the sure ones. Otherwise all its faces
+    vote, pointing up or down the photo against across it. With no direction
+    known, most of them must be `upright`.
+    """
     idx = np.array(tiles)
-    votes = idx if telling is None or not telling[idx].any() else idx[telling[idx]]
-    if down[idx].mean() < config.backs_share and upright[votes].mean() > 0.5:
-        return "hand"
-    return name_of(tiles, boxes, down, config, stacks)
+    if down[idx].mean() >= config.backs_share:
+        return name_of(tiles, boxes, down, config, stacks)
+    told = telling is not None and bool(telling[idx].any())
+    votes = idx[telling[idx]] if told else idx
+    if lean is not None and np.any(lean[votes] != 0):
+        # faces alike either way round read up or down at random: up the photo or down it
+        # are alike for them, across it is not
+        weights = lean[votes, 0] if told else np.abs(lean[votes, 0]) - np.abs(lean[votes, 1])
+        hand = float(weights.sum()) > 0
+    else:
+        hand = upright[votes].mean() > 0.5
+    return "hand" if hand else name_of(tiles, boxes, down, config, stacks)
 
 
 def face_up_kind(tiles: list[int], boxes: np.ndarray, config: RegionsConfig) -> str:
@@ -590,12 +615,10 @@ def find_regions(reads: list[TileRead], config: RegionsConfig = DEFAULT) -> Regi
     boxes = _boxes(reads)
     down, upright = _face_down(reads, config), _upright(reads, config)
     faces, stacks, telling = facing(reads, down), stacked(boxes, down), _telling(reads, config)
+    lean = _lean(reads)
     table = _Table.of(boxes, np.array([flower_sum(r) for r in reads]), down, config)
-    # a face that does not tell its direction reads up or down at random: either is upright
-    # where it votes (`kind_of`: in a piece with no telling face)
-    upright = np.where(telling, upright, upright | (faces == 2))
     pieces = [
-        Piece(kind_of(p, boxes, down, upright, config, stacks, telling), tuple(p))
+        Piece(kind_of(p, boxes, down, upright, config, stacks, telling, lean), tuple(p))
         for p in pieces_of(boxes, along_axis(faces), config)
     ]
     seeds = sorted(
