@@ -165,7 +165,7 @@ def _picture(face: np.ndarray, rng: np.random.Generator, area: tuple[int, int, i
         _stems(canvas, rng, area, 1)
         _head(canvas, rng, area)
     elif kind == "bird":
-        _bird(canvas, rng, area)
+        bird(canvas, rng, area)
     elif kind == "figure":
         _figure(canvas, rng, area)
     else:
@@ -219,7 +219,7 @@ def _head(face: np.ndarray, rng: np.random.Generator, area) -> None:
     cv2.circle(face, c, max(3, r // 4), (40, 190, 230), -1, cv2.LINE_AA)
 
 
-def _bird(face: np.ndarray, rng: np.random.Generator, area) -> None:
+def bird(face: np.ndarray, rng: np.random.Generator, area) -> None:
     """A bird perched on a branch: body, head, beak and tail."""
     x0, y0, x1, y1 = area
     w, h = x1 - x0, y1 - y0

@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from datasets.art import FACE_H, FACE_W
-from datasets.scene.fontfaces import DRAWN, PAPER, PETALS, _bird  # other faces: DRAWN
+from datasets.scene.fontfaces import DRAWN, PAPER, PETALS, bird  # the other faces: DRAWN
 
 #: styles offered; each is one pip design
 COUNT = 40
@@ -208,7 +208,7 @@ def _one_bamboo(design: _Design, kind: str, rng: np.random.Generator) -> np.ndar
     mx, my = design.area
     area = (int(FACE_W * mx), int(FACE_H * my), int(FACE_W * (1 - mx)), int(FACE_H * (1 - my)))
     if kind == "bird":
-        _bird(face, rng, area)
+        bird(face, rng, area)
     elif kind == "peacock":
         _peacock(face, design, rng, area)
     else:  # segmented: a hollow outline alone would be 白's border
