@@ -195,9 +195,6 @@ class RegionsConfig:
     hand_gap_front: float = 3.0
     #: a tile is face down when the back is this likely
     back_p: float = 0.5
-    #: a face points towards the camera's player when its direction is within this many
-    #: degrees of the photo's up
-    upright_deg: float = 50.0
     #: faces whose direction says nothing of where their player sits, when other faces of
     #: the piece do (flowers, often unfamiliar art, have no say either)
     symmetric: frozenset[str] = SYMMETRIC_FACES

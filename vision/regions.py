@@ -204,20 +204,6 @@ def _face_down(reads: list[TileRead], config: RegionsConfig) -> np.ndarray:
     )
 
 
-def _upright(reads: list[TileRead], config: RegionsConfig) -> np.ndarray:
-    """Faces pointing towards the photo's top (the camera's player reads them upright), or
-    with no direction known."""
-    limit = np.cos(np.radians(config.upright_deg))
-    out = []
-    for r in reads:
-        if r.up is None or np.hypot(*r.up) < 1e-6:
-            out.append(True)
-            continue
-        ux, uy = r.up
-        out.append(-uy / np.hypot(ux, uy) >= limit)
-    return np.array(out)
-
-
 def _lean(reads: list[TileRead]) -> np.ndarray:
     """(N, 2): how far each face's top points towards the photo's top, and across it, times
     the orienter's sureness (the length of `TileRead.up`); 0 where no direction is known."""
@@ -300,7 +286,6 @@ def kind_of(
     tiles: list[int],
     boxes: np.ndarray,
     down: np.ndarray,
-    upright: np.ndarray,
     config: RegionsConfig,
     stacks: np.ndarray,
     telling: np.ndarray | None = None,
@@ -315,20 +300,19 @@ def kind_of(
     the orienter does not know, each read with little sureness and half of
     them upside down, do not outvote the sure ones. Otherwise all its faces
     vote, pointing up or down the photo against across it. With no direction
-    known, most of them must be `upright`.
+    known (no orienter), any face-up piece may be the hand.
     """
     idx = np.array(tiles)
     if down[idx].mean() >= config.backs_share:
         return name_of(tiles, boxes, down, config, stacks)
     told = telling is not None and bool(telling[idx].any())
     votes = idx[telling[idx]] if told else idx
+    hand = True
     if lean is not None and np.any(lean[votes] != 0):
         # faces alike either way round read up or down at random: up the photo or down it
         # are alike for them, across it is not
         weights = lean[votes, 0] if told else np.abs(lean[votes, 0]) - np.abs(lean[votes, 1])
         hand = float(weights.sum()) > 0
-    else:
-        hand = upright[votes].mean() > 0.5
     return "hand" if hand else name_of(tiles, boxes, down, config, stacks)
 
 
@@ -613,12 +597,12 @@ def find_regions(reads: list[TileRead], config: RegionsConfig = DEFAULT) -> Regi
         every = tuple(range(len(reads)))
         return Regions((Piece("hand", every),) if every else (), (every,) if every else ())
     boxes = _boxes(reads)
-    down, upright = _face_down(reads, config), _upright(reads, config)
+    down = _face_down(reads, config)
     faces, stacks, telling = facing(reads, down), stacked(boxes, down), _telling(reads, config)
     lean = _lean(reads)
     table = _Table.of(boxes, np.array([flower_sum(r) for r in reads]), down, config)
     pieces = [
-        Piece(kind_of(p, boxes, down, upright, config, stacks, telling, lean), tuple(p))
+        Piece(kind_of(p, boxes, down, config, stacks, telling, lean), tuple(p))
         for p in pieces_of(boxes, along_axis(faces), config)
     ]
     seeds = sorted(
