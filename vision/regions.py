@@ -355,7 +355,7 @@ class Extent:
         centre = np.stack([b[:, 0] + b[:, 2], b[:, 1] + b[:, 3]], axis=1) / 2
         u, v = centre @ d, centre @ n
         hu, hv = (abs(d[0]) * w + abs(d[1]) * h) / 2, (abs(n[0]) * w + abs(n[1]) * h) / 2
-        size = float(np.median(np.minimum(w, h)))
+        size = tile_width(b)
         return cls((u - hu).min(), (v - hv).min(), (u + hu).max(), (v + hv).max(), size)
 
 
