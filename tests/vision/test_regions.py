@@ -825,15 +825,20 @@ def test_flowers_laid_behind_the_row_join_though_split_by_their_faces() -> None:
     assert find_regions(_table_of(faces)).candidates[0] == tuple(range(19))
 
 
+#: faces whose direction tells where their player sits (none alike turned half-way round)
+TELLING = [INDEX[c] for c in ("1m", "2m", "3m", "4m", "5m", "6m", "7m", "E", "S", "W", "N")]
+
+
 def test_a_hand_read_unsurely_upside_down_by_half_its_faces_is_still_the_hand() -> None:
     """Unfamiliar art: the orienter reads five of the hand's faces surely upright and nine
     barely, upside down. Counted face by face, not more than half point up and the row
     was taken for a pond, so no candidate held the hand (a held-out tile set on a table
     seen from above); weighed by sureness, the faces say the row is the camera's player's."""
     row = _row(14, 40, 400)
-    kinds = [INDEX[c] for c in ("1m", "2m", "3m", "4m", "5m", "6m", "7m", "E", "S", "W", "N")]
     faces = [
-        TileRead(d, np.eye(43)[kinds[i % len(kinds)]], up=(0.0, -0.9) if i % 3 == 0 else (0.0, 0.2))
+        TileRead(
+            d, np.eye(43)[TELLING[i % len(TELLING)]], up=(0.0, -0.9) if i % 3 == 0 else (0.0, 0.2)
+        )
         for i, d in enumerate(row)
     ]
     assert sum(f.up[1] < 0 for f in faces) == 5
@@ -844,9 +849,8 @@ def test_a_pond_read_surely_facing_away_is_no_hand_for_a_few_unsure_faces() -> N
     """The player across the table's pond: its faces read surely pointing away from the
     camera, two of them barely upright. It is no hand, so the table gives no candidate."""
     pond = _row(12, 40, 400)
-    kinds = [INDEX[c] for c in ("1m", "2m", "3m", "4m", "5m", "6m", "7m", "E", "S", "W", "N")]
     faces = [
-        TileRead(d, np.eye(43)[kinds[i % len(kinds)]], up=(0.0, -0.2) if i < 2 else (0.0, 0.9))
+        TileRead(d, np.eye(43)[TELLING[i % len(TELLING)]], up=(0.0, -0.2) if i < 2 else (0.0, 0.9))
         for i, d in enumerate(pond)
     ]
     assert find_regions(_table_of(faces)).candidates == ()
