@@ -125,9 +125,6 @@ def api_new_game():
     for key, value in details.items():
         if value is not None and (isinstance(value, bool) or not isinstance(value, str | int)):
             raise RequestError("bad_request.text", field=key)
-    teams = data.get("teams") or {}
-    if not isinstance(teams, dict) or len(teams) > 4:
-        raise RequestError("bad_request.text", field="teams")
     s = store()
     game_id = s.create_game(
         data.get("players"),
@@ -136,10 +133,8 @@ def api_new_game():
         session=session,
         table=str(details["table"] or ""),
         who=_who(data),
+        teams=data.get("teams") or {},
     )
-    for player, team in teams.items():
-        if isinstance(team, str) and team:
-            s.set_team(str(details["tournament"] or ""), str(player), team)
     return jsonify(s.sheet(game_id)), 201
 
 

@@ -106,20 +106,21 @@ def cmd_replay(args: argparse.Namespace) -> None:
 
 
 def cmd_new(args: argparse.Namespace) -> None:
-    store = _store(args)
-    game_id = store.create_game(
+    teams = {}
+    for spec in args.team or []:
+        player, sep, team = spec.partition("=")
+        if not sep or player not in args.players:
+            raise GameError("bad_team", spec=repr(spec))
+        teams[player] = team
+    game_id = _store(args).create_game(
         args.players,
         name=args.name,
         tournament=args.tournament,
         session=args.session,
         table=args.table,
         who=args.by,
+        teams=teams,
     )
-    for spec in args.team or []:
-        player, sep, team = spec.partition("=")
-        if not sep or player not in args.players:
-            raise GameError("bad_team", spec=repr(spec))
-        store.set_team(args.tournament, player, team)
     print(f"game {game_id}: {', '.join(args.players)}")
 
 

@@ -285,6 +285,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "一盘最多 {max} 项罚分",
         "zh-Hant": "一盤最多 {max} 項罰分",
     },
+    "bad_teams": {
+        "en": "teams must map players of this game to team names of at most {max} characters",
+        "zh": "队伍须是本局玩家到队名的对应，队名最多 {max} 个字符",
+        "zh-Hant": "隊伍須是本局玩家到隊名的對應，隊名最多 {max} 個字元",
+    },
+    "bad_penalty.too_many_game": {
+        "en": "a game has at most {max} penalties on the whole game",
+        "zh": "一局最多 {max} 项整局罚分",
+        "zh-Hant": "一局最多 {max} 項整局罰分",
+    },
     "no_hands": {
         "en": "game {game} has no hand to undo",
         "zh": "第 {game} 局没有可以撤销的盘",

@@ -56,6 +56,12 @@ def _penalties(players: list[str], raw: Any) -> list[dict[str, Any]]:
     return out
 
 
+def normalize_penalty(players: list[str], pen: Any) -> dict[str, Any]:
+    """One penalty checked and in canonical form (`player`, `kind`, `points` for a
+    deduction): what is stored, whatever else the request carried."""
+    return _penalty(players, pen)
+
+
 def _penalty(players: list[str], pen: Any) -> dict[str, Any]:
     if not isinstance(pen, dict):
         raise GameError("bad_penalty.object")

@@ -20,7 +20,7 @@ from typing import Any
 
 from scorer.game import rules
 from scorer.game.errors import GameError
-from scorer.game.replay import normalize_hand, replay, validate_players
+from scorer.game.replay import normalize_hand, normalize_penalty, replay, validate_players
 
 SCHEMA_VERSION = 2
 
@@ -28,7 +28,8 @@ SCHEMA_VERSION = 2
 INT_MAX = 2**63 - 1
 #: the most fans a win may be recorded with (the highest real hands score a few hundred)
 MAX_FANS = 1000
-#: the most points one penalty may take, and the most penalties in one hand
+#: the most points one penalty may take, and the most penalties in one hand (and on a
+#: whole game)
 MAX_PENALTY_POINTS = 1000
 MAX_PENALTIES = 16
 #: longest texts stored: who made a change, a game's name, tournament and table, a team
@@ -178,9 +179,12 @@ class GameStore:
         session: int | None = None,
         table: str = "",
         who: str = "",
+        teams: dict[str, str] | None = None,
     ) -> int:
-        """A new game; `players` in first-round seat order E, S, W, N."""
+        """A new game; `players` in first-round seat order E, S, W, N, and the team of
+        any of them in the tournament (`teams`), stored with the game or not at all."""
         players = validate_players(players)
+        teams = check_teams(players, {} if teams is None else teams)
         for field, value in (("name", name), ("tournament", tournament), ("table", table)):
             check_text(field, value, MAX_DETAIL)
         check_text("who", who, MAX_WHO)
@@ -203,6 +207,8 @@ class GameStore:
             )
             game_id = int(cur.lastrowid)
             self._audit(conn, game_id, None, "create", who, None, {"players": players})
+            for player, team in teams.items():
+                _put_team(conn, tournament, player, team)
         return game_id
 
     def _game_row(self, conn: sqlite3.Connection, game_id: int) -> sqlite3.Row:
@@ -385,6 +391,9 @@ class GameStore:
         check_text("who", who, MAX_WHO)
         with self._transaction() as conn:
             game = self._game(conn, game_id)
+            if len(game.get("penalties", [])) >= MAX_PENALTIES:
+                raise GameError("bad_penalty.too_many_game", max=MAX_PENALTIES)
+            penalty = normalize_penalty(game["players"], penalty)
             penalties = list(game.get("penalties", [])) + [penalty]
             replay({"players": game["players"], "hands": [], "penalties": penalties})
             conn.execute(
@@ -472,11 +481,7 @@ class GameStore:
         check_text("team", team, MAX_WHO)
         check_text("player", player, MAX_WHO)
         with self._transaction() as conn:
-            conn.execute(
-                "INSERT INTO teams (tournament, player, team) VALUES (?, ?, ?)"
-                " ON CONFLICT (tournament, player) DO UPDATE SET team = excluded.team",
-                (tournament, player, team),
-            )
+            _put_team(conn, tournament, player, team)
 
     def teams(self, tournament: str) -> dict[str, str]:
         with self._connect() as conn:
@@ -488,6 +493,24 @@ class GameStore:
     def sheets(self, tournament: str | None = None) -> list[dict[str, Any]]:
         """Replayed sheets of every game (or a tournament's), for rankings."""
         return [self.sheet(g["id"]) for g in self.list_games(tournament)]
+
+
+def _put_team(conn: sqlite3.Connection, tournament: str, player: str, team: str) -> None:
+    conn.execute(
+        "INSERT INTO teams (tournament, player, team) VALUES (?, ?, ?)"
+        " ON CONFLICT (tournament, player) DO UPDATE SET team = excluded.team",
+        (tournament, player, team),
+    )
+
+
+def check_teams(players: list[str], teams: Any) -> dict[str, str]:
+    """A new game's teams: each a player of the game mapped to a team name of at most
+    MAX_WHO characters (an empty name is no team), else GameError."""
+    if not isinstance(teams, dict) or any(
+        p not in players or not isinstance(t, str) or len(t) > MAX_WHO for p, t in teams.items()
+    ):
+        raise GameError("bad_teams", max=MAX_WHO)
+    return {p: t for p, t in teams.items() if t}
 
 
 def check_text(field: str, value: Any, limit: int) -> None:
@@ -567,8 +590,8 @@ def resolve_seats(players: list[str], hand: Any, number: int) -> Any:
         wind = hand.get(f"{field}_seat")
         if wind is None:
             continue
-        if wind not in by_wind:
-            raise GameError("bad_seat", field=field, got=repr(wind))
+        if not isinstance(wind, str) or wind not in by_wind:
+            raise GameError("bad_seat", field=field, got=repr(wind)[:20])
         if out.get(field) not in (None, by_wind[wind]):
             raise GameError(
                 "bad_seat.mismatch", field=field, name=repr(out[field]), wind=wind, number=number

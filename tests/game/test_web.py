@@ -143,3 +143,25 @@ def test_game_penalty(client):
     assert res.status_code == 201 and res.get_json()["scores"]["Bo"] == 490
     res = client.post(f"/game/api/{gid}/penalties", json={"player": "Bo", "kind": "nap"})
     assert res.status_code == 400 and res.get_json()["error"]["code"] == "bad_penalty"
+
+
+def test_a_game_penalty_is_stored_as_the_rules_read_it_and_no_more(client):
+    """A wrong win on the whole game carries no points: a `points` object sent with it
+    was stored as sent, any size, in the sheet and its audit trail."""
+    gid = new_game(client)
+    junk = {"x": ["y" * 1900]}
+    res = client.post(
+        f"/game/api/{gid}/penalties", json={"player": "Ann", "kind": "wrong_win", "points": junk}
+    )
+    assert res.status_code == 201
+    assert res.get_json()["penalties"] == [{"player": "Ann", "kind": "wrong_win"}]
+    trail = client.get(f"/game/api/{gid}/audit").get_json()
+    assert "y" * 100 not in str(trail)
+
+
+def test_a_game_takes_a_bounded_number_of_whole_game_penalties(client):
+    gid = new_game(client)
+    pen = {"player": "Bo", "kind": "deduction", "points": 1}
+    codes = [client.post(f"/game/api/{gid}/penalties", json=pen).status_code for _ in range(17)]
+    assert codes == [201] * 16 + [400]
+    assert len(client.get(f"/game/api/{gid}").get_json()["penalties"]) == 16
