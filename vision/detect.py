@@ -185,7 +185,8 @@ class Detector:
         work = image
         if max(h, w) > self.config.work_size:  # squeezing it again and again costs more
             k = self.config.work_size / max(h, w)
-            work = cv2.resize(image, (round(w * k), round(h * k)), interpolation=cv2.INTER_AREA)
+            size = (max(1, round(w * k)), max(1, round(h * k)))
+            work = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
         wh, ww = work.shape[:2]
         best, best_score, stretch = found, _total(found), (1.0, 1.0)
         # stretched boxes are evidence enough: a squeezed-back look that finds about as
