@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import ipaddress
 import threading
@@ -35,7 +36,8 @@ PIN_HEADER = "X-MCR-PIN"
 PIN_TRIES = 10
 PIN_WINDOW = 300.0
 
-_failures: dict[str, list[float]] = {}
+#: per address, each distinct wrong PIN given (by its digest) and when it was last given
+_failures: dict[str, dict[str, float]] = {}
 _failures_lock = threading.Lock()
 
 
@@ -89,7 +91,7 @@ def _is_game_write() -> bool:
 def _locked_out(addr: str) -> bool:
     now = time.monotonic()
     with _failures_lock:
-        recent = [t for t in _failures.get(addr, []) if now - t < PIN_WINDOW]
+        recent = {k: t for k, t in _failures.get(addr, {}).items() if now - t < PIN_WINDOW}
         if recent:
             _failures[addr] = recent
         else:
@@ -97,11 +99,15 @@ def _locked_out(addr: str) -> bool:
         return len(recent) >= PIN_TRIES
 
 
-def _note_failure(addr: str) -> None:
+def _note_failure(addr: str, given: str) -> None:
+    """A wrong PIN counts once however often it comes: a tablet still holding the PIN of
+    an earlier event sends it with every request, and that is no guess; a guesser must
+    send PINs that differ."""
+    key = hashlib.sha256(given.encode("utf-8", "replace")).hexdigest()[:16]
     with _failures_lock:
         if len(_failures) > 10_000:  # a flood of addresses: forget the oldest state
             _failures.clear()
-        _failures.setdefault(addr, []).append(time.monotonic())
+        _failures.setdefault(addr, {})[key] = time.monotonic()
 
 
 def check_pin(given: str) -> str | None:
@@ -113,7 +119,7 @@ def check_pin(given: str) -> str | None:
     if given and hmac.compare_digest(given.encode()[:64], pin.encode()):
         return None
     if given:
-        _note_failure(addr)
+        _note_failure(addr, given)
     return "pin_required"
 
 

@@ -35,18 +35,20 @@ POINTS_ROW = "table_points"
 #: a text cell starting with one of these is a formula to a spreadsheet: it is written
 #: with a leading apostrophe (shown as text) and read back without it
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: ... and so is one starting with an apostrophe, so that "'=x" and "=x" stay apart
+ESCAPED_START = (*FORMULA_START, "'")
 
 
 def escape_cell(value: Any) -> Any:
     """A value as a CSV cell a spreadsheet shows as text (numbers stay numbers)."""
-    if isinstance(value, str) and value.startswith(FORMULA_START):
+    if isinstance(value, str) and value.startswith(ESCAPED_START):
         return "'" + value
     return value
 
 
 def unescape_cell(text: str) -> str:
     """The text `escape_cell` wrote."""
-    if text.startswith("'") and text[1:].startswith(FORMULA_START):
+    if text.startswith("'") and text[1:].startswith(ESCAPED_START):
         return text[1:]
     return text
 

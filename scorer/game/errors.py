@@ -43,9 +43,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh-Hant": "玩家名字必須是非空的文字，收到 {got}",
     },
     "bad_players.text": {
-        "en": "player name {name} is too long or contains ';', a tab or a line break",
-        "zh": "玩家名字 {name} 太长，或含有「;」、制表符或换行",
-        "zh-Hant": "玩家名字 {name} 太長，或含有「;」、定位字元或換行",
+        "en": "player name {name} is too long or contains ';', a tab, a line break or "
+        "another control character",
+        "zh": "玩家名字 {name} 太长，或含有「;」、制表符、换行或其他控制字符",
+        "zh-Hant": "玩家名字 {name} 太長，或含有「;」、定位字元、換行或其他控制字元",
     },
     "duplicate_player": {
         "en": "duplicate player name(s): {names}",

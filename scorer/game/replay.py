@@ -7,6 +7,7 @@ can be checked by typing in only the results.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from scorer.game import rules
@@ -20,18 +21,23 @@ _NAME_MAX = 64
 
 
 def validate_players(players: Any) -> list[str]:
-    """Four distinct, non-empty names (they head CSV columns, so no ';' or newlines)."""
+    """Four distinct, non-empty names (they head CSV columns, so no ';', and no control
+    character or line separator, which a spreadsheet does not give back)."""
     if not isinstance(players, list) or len(players) != 4:
         raise GameError("bad_players")
     for name in players:
         if not isinstance(name, str) or not name.strip():
             raise GameError("bad_players.empty", got=repr(name))
-        if len(name) > _NAME_MAX or any(c in name for c in ";\n\r\t"):
+        if len(name) > _NAME_MAX or any(c == ";" or _unprintable(c) for c in name):
             raise GameError("bad_players.text", name=repr(name))
     if len(set(players)) != 4:
         dup = sorted({p for p in players if players.count(p) > 1})
         raise GameError("duplicate_player", names=", ".join(dup))
     return list(players)
+
+
+def _unprintable(char: str) -> bool:
+    return unicodedata.category(char) in ("Cc", "Zl", "Zp")
 
 
 def _player(players: list[str], value: Any, field: str) -> str:

@@ -79,6 +79,22 @@ def test_wrong_pins_lock_the_device_out(hall):
     assert right.status_code == 429  # even the right PIN waits
 
 
+def test_a_tablet_holding_an_old_pin_is_not_locked_out(hall):
+    """The server restarted with a new PIN: a tablet's cookie still holds the old one and
+    sends it with every request. Those are refused, but they are one wrong PIN, not
+    twenty guesses: the right PIN typed at /join still lets the tablet in."""
+    tablet = hall.test_client()
+    where = {"REMOTE_ADDR": "10.0.0.10"}
+    tablet.set_cookie("mcr_pin", "135790", domain="localhost")
+    codes = {tablet.post("/game/api/games", json={"players": P}, environ_base=where).status_code
+             for _ in range(20)}  # fmt: skip
+    assert codes == {403}
+    assert tablet.post("/join", data={"pin": "246810"}, environ_base=where).status_code == 302
+    assert (
+        tablet.post("/game/api/games", json={"players": P}, environ_base=where).status_code == 201
+    )
+
+
 @needs_scorer
 def test_scoring_stays_open_without_the_pin(hall):
     tablet = hall.test_client()
@@ -184,3 +200,23 @@ def test_join_page_asks_for_the_pin(hall):
     wrong = tablet.post("/join", data={"pin": "1"}, environ_base={"REMOTE_ADDR": "10.1.1.1"})
     assert wrong.status_code == 403 and "msg error" in wrong.get_data(as_text=True)
     assert "Set-Cookie" not in wrong.headers
+
+
+@pytest.mark.parametrize("names", [["'=x", "=x", "'Bo", "''Cy"], ["'", "=", "+", "-"]])
+def test_a_sheet_of_names_with_apostrophes_reads_back_as_written(names):
+    """The CSV writes a formula-like cell with an apostrophe in front; a name that
+    itself starts with one must come back as it was, not as another player's."""
+    from scorer.game.replay import replay
+
+    hand = {"result": "win", "winner": names[1], "discarder": names[0], "fans": 8}
+    sheet = replay({"players": names, "hands": [hand]})
+    game = csvio.csv_to_game(csvio.sheet_to_csv(sheet))
+    assert game["players"] == names
+    assert (game["hands"][0]["winner"], game["hands"][0]["discarder"]) == (names[1], names[0])
+
+
+@pytest.mark.parametrize("name", ["A\x00n", "A\x0bn", "A\u2028n", "A\u2029n", "A\x1bn"])
+def test_a_player_name_with_a_control_character_is_refused(hall, name):
+    resp = hall.test_client().post("/game/api/games", json={"players": [name, *P[1:]]})
+    assert resp.status_code == 400
+    assert resp.get_json()["error"]["code"] == "bad_players"
