@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, g, jsonify, render_template, request
+from flask import Flask, current_app, g, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from scorer.errors import DEFAULT_LANG, McrError, ScoreError, pick_lang
@@ -185,6 +185,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "照片太大（上限 25 MB）。请用较低的分辨率拍摄。",
         "zh-Hant": "照片太大（上限 25 MB）。請用較低的解析度拍攝。",
     },
+    "too_many_parts": {
+        "en": "The upload has too many parts; send the photos of one table at a time.",
+        "zh": "上传的部分太多；请一次只发送一桌的照片。",
+        "zh-Hant": "上傳的部分太多；請一次只傳送一桌的照片。",
+    },
     "internal_error": {
         "en": "Something went wrong on the server. Please try again.",
         "zh": "服务器出错了，请再试一次。",
@@ -225,6 +230,7 @@ STATUS: dict[str | type[McrError], int] = {
     "method_not_allowed": 405,
     "conflict": 409,
     "too_large": 413,
+    "too_many_parts": 413,
     "db_error": 500,
     "internal_error": 500,
     "recognizer_unavailable": 503,
@@ -328,6 +334,8 @@ def _handle_mcr(exc: McrError):
 def _handle_http(exc: HTTPException):
     status = exc.code or 500
     code = HTTP_CODES.get(status)
+    if status == 413 and _within_size():
+        code = "too_many_parts"  # werkzeug's limit on a form's parts, not on its bytes
     if code is None:
         message, second = exc.description or exc.name, ""
         code = exc.name.lower().replace(" ", "_")
@@ -338,6 +346,13 @@ def _handle_http(exc: HTTPException):
     if wants_json():
         return json_error(code, message, status)
     return _page(status, message, second)
+
+
+def _within_size() -> bool:
+    """Whether the request declared a body no larger than the app accepts."""
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    length = request.content_length
+    return limit is not None and length is not None and length <= limit
 
 
 def _handle_unexpected(exc: Exception):

@@ -69,6 +69,14 @@ def _float(text: str) -> float:
     return value
 
 
+def _int(text: str) -> int:
+    """A JSON integer; one of more digits than any stored number has is refused before
+    Python converts it (past 4,300 digits its refusal names an interpreter setting)."""
+    if len(text.lstrip("-")) > 19:
+        raise RequestError("number_out_of_range")
+    return int(text)
+
+
 def _check_values(value: Any) -> None:
     """Refuse integers past SQLite's range, over-long strings and lone surrogates."""
     stack = [value]
@@ -103,7 +111,7 @@ def parse_json(data: bytes) -> Any:
     if nesting_depth(text) > MAX_DEPTH:
         raise RequestError("too_deep")
     try:
-        value = json.loads(text, parse_constant=_constant, parse_float=_float)
+        value = json.loads(text, parse_constant=_constant, parse_float=_float, parse_int=_int)
     except RequestError:
         raise
     except (ValueError, RecursionError) as exc:
