@@ -129,18 +129,27 @@ def _worded(result: dict) -> dict:
     return out
 
 
+#: a check's own fields; with `request`, nothing else but `lang` may stand beside them
+CHECK_FIELDS = frozenset({"request", "claim", "total"})
+
+
 @bp.post("/api/check")
 def check():
     """Referee check: body `{"request": {score request}, "claim": [...]|"a, b", "total": N}`.
 
-    The score request's fields may also be given at the top level.
+    The score request's fields may also be given at the top level, but not both ways:
+    beside `request`, a flag at the top level would be dropped and the claim judged
+    against another hand than the referee meant.
     """
     from webui.check import check_claim
 
     obj = _read_json_object()
     req = obj.get("request")
     if req is None:
-        req = {k: v for k, v in obj.items() if k not in ("claim", "total")}
+        req = {k: v for k, v in obj.items() if k not in CHECK_FIELDS}
+    elif set(obj) - CHECK_FIELDS - {"lang"}:
+        unknown = ", ".join(repr(k[:40]) for k in sorted(set(obj) - CHECK_FIELDS - {"lang"})[:5])
+        raise ScoreError("unknown_field", fields=unknown, known=", ".join(sorted(CHECK_FIELDS)))
     if not isinstance(req, dict):
         raise RequestError("not_object.request")
     remember_lang(req)

@@ -241,6 +241,20 @@ def test_check_rejects_bad_claims(client, payload):
 
 
 @needs_scorer
+def test_a_flag_beside_the_request_is_refused_not_dropped(client):
+    """A referee's script sent the hand in `request` and 自摸 at the top level: the flag
+    was dropped, and a claim right only for a discarded win was judged right."""
+    hand = "123m456p789s123sEE"
+    claim = "花龙,门前清,喜相逢,单钓将"
+    body = {"request": {"hand": hand}, "claim": claim, "self_drawn": True}
+    resp = client.post("/api/check", json=body)
+    assert resp.status_code in (400, 422)
+    assert resp.get_json()["error"]["code"] == "unknown_field"
+    inside = {"request": {"hand": hand, "self_drawn": True}, "claim": claim, "lang": "en"}
+    assert client.post("/api/check", json=inside).get_json()["correct"] is False
+
+
+@needs_scorer
 def test_fan_table(client):
     fans = client.get("/api/fans").get_json()
     assert [f["id"] for f in fans] == list(range(1, 82))
