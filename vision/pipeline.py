@@ -778,6 +778,8 @@ def recognize_path(
     """`recognize` for a file on disk (the size is checked before reading it)."""
     p = Path(path)
     try:
+        if p.exists() and not p.is_dir() and not p.is_file():  # a pipe would be waited on
+            raise PhotoError("unreadable_file", path=p, detail="not a file")
         if p.stat().st_size > MAX_BYTES:
             raise PhotoError("too_large.file", path=p, limit=MAX_BYTES // (1024 * 1024))
         data = p.read_bytes()

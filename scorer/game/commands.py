@@ -24,9 +24,12 @@ from scorer.game.tournament import rank_players, rank_teams, tournament_rankings
 
 
 def _read(path: str) -> str:
+    """A file's text; a pipe or device named in its place would be waited on for ever."""
     try:
         if path == "-":
             return sys.stdin.read()
+        if not Path(path).is_file():
+            raise GameError("bad_file.read", path=path, detail="not a file")
         return Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise GameError("bad_file.read", path=path, detail=exc) from None
@@ -37,6 +40,8 @@ def _read_json(path: str) -> Any:
         return json.loads(_read(path))
     except json.JSONDecodeError as exc:
         raise GameError("bad_json.file", path=path, detail=exc) from None
+    except RecursionError:
+        raise GameError("bad_json.file", path=path, detail="nested too deeply") from None
 
 
 def _write(data: str, output: str | None) -> None:

@@ -180,7 +180,10 @@ def csv_to_game(text: str, check: bool = True) -> dict[str, Any]:
     With `check`, the players' point columns (where filled in) must equal
     the replayed ones, so arithmetic mistakes on a paper sheet are caught.
     """
-    rows = [[unescape_cell(c) for c in r] for r in csv.reader(io.StringIO(text))]
+    try:
+        rows = [[unescape_cell(c) for c in r] for r in csv.reader(io.StringIO(text))]
+    except csv.Error as exc:
+        raise GameError("bad_csv.read", detail=str(exc)[:100]) from None
     if not rows or tuple(c.strip() for c in rows[0][: len(RESULT_COLUMNS)]) != RESULT_COLUMNS:
         raise GameError("bad_csv.header", columns=",".join(RESULT_COLUMNS))
     header = rows[0]

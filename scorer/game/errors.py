@@ -332,6 +332,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "--team 的写法是 玩家=队名，玩家须是本局的玩家：{spec}",
         "zh-Hant": "--team 的寫法是 玩家=隊名，玩家須是本局的玩家：{spec}",
     },
+    "bad_csv.read": {
+        "en": "not a game sheet CSV: {detail}",
+        "zh": "这不是比赛记分表的 CSV 文件",
+        "zh-Hant": "這不是比賽記分表的 CSV 檔案",
+    },
     "bad_csv.header": {
         "en": "the first row must be {columns},<four player names>",
         "zh": "第一行必须是 {columns}，再加四个玩家名字",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 
 import pytest
 
@@ -57,6 +58,28 @@ def test_replay_errors_exit_1_without_traceback(tmp_path, capsys):
     assert "not valid JSON" in capsys.readouterr().err
     assert mcr("game", "replay", str(tmp_path / "missing.json")) == 1
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_a_pipe_given_for_a_file_is_refused_not_waited_on(tmp_path, capsys):
+    """`mkfifo f; mcr game import f` waited for a writer that never came."""
+    pipe = tmp_path / "f"
+    os.mkfifo(pipe)
+    db = ["--db", str(tmp_path / "g.sqlite3")]
+    assert mcr("game", "replay", str(pipe)) == 1
+    assert mcr("game", "import", *db, str(pipe)) == 1
+    assert capsys.readouterr().err.count("not a file") == 2
+
+
+def test_files_past_the_readers_limits_are_one_line_errors(tmp_path, capsys):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000)
+    assert mcr("game", "replay", str(deep)) == 1
+    assert "nested too deeply" in capsys.readouterr().err
+    wide = tmp_path / "wide.csv"
+    wide.write_text("x" * 140_000 + "\n")
+    assert mcr("game", "import", "--db", str(tmp_path / "g.sqlite3"), str(wide)) == 1
+    err = capsys.readouterr().err
+    assert "not a game sheet CSV" in err and "Traceback" not in err
 
 
 def test_database_workflow(tmp_path, capsys):

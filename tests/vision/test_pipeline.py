@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import struct
 import threading
 from pathlib import Path
@@ -149,6 +150,14 @@ def test_recognize_path_errors(tmp_path: Path) -> None:
     assert err.value.code == "unreadable_file"
     with pytest.raises(PhotoError):
         recognize_path(tmp_path)
+
+
+def test_a_pipe_named_as_a_photo_is_refused_not_waited_on(tmp_path: Path) -> None:
+    pipe = tmp_path / "photo.jpg"
+    os.mkfifo(pipe)
+    with pytest.raises(PhotoError) as err:
+        recognize_path(pipe)
+    assert err.value.code == "unreadable_file" and "not a file" in str(err.value)
 
 
 def test_concurrent_calls_share_nothing_mutable() -> None:
