@@ -84,6 +84,10 @@ def _penalty(players: list[str], pen: Any) -> dict[str, Any]:
             raise GameError("missing_field.points")
         if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
             raise GameError("bad_penalty.points")
+        if points > rules.MAX_PENALTY_POINTS:
+            raise GameError(
+                "out_of_range", field="points", low=1, high=rules.MAX_PENALTY_POINTS, got=points
+            )
         entry["points"] = points
     return entry
 

@@ -25,6 +25,10 @@ HANDS_PER_GAME = HANDS_PER_ROUND * ROUNDS
 BASE_POINTS = 8
 #: 起和分: a win needs at least 8 fans, flowers not counted (第五条 三十四(二))
 MIN_FANS = 8
+#: the most fans a win may be recorded with (the highest real hands score a few hundred)
+#: and the most points one penalty may take: past them a sheet is mistyped, not played
+MAX_FANS = 1000
+MAX_PENALTY_POINTS = 1000
 #: 基础比赛分 each player starts a game with (第五条 三十四(一))
 START_SCORE = 500
 
@@ -105,6 +109,8 @@ def check_fans(fans: Any, flowers: Any = 0) -> int:
         raise GameError("bad_flowers", got=repr(flowers))
     if fans - flowers < MIN_FANS:
         raise GameError("below_minimum", min=MIN_FANS, got=fans - flowers)
+    if fans > MAX_FANS:
+        raise GameError("out_of_range", field="fans", low=MIN_FANS, high=MAX_FANS, got=fans)
     return fans
 
 

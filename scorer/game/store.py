@@ -26,11 +26,9 @@ SCHEMA_VERSION = 2
 
 #: SQLite's integer range: a game id, hand number or session outside it names nothing
 INT_MAX = 2**63 - 1
-#: the most fans a win may be recorded with (the highest real hands score a few hundred)
-MAX_FANS = 1000
-#: the most points one penalty may take, and the most penalties in one hand (and on a
-#: whole game)
-MAX_PENALTY_POINTS = 1000
+#: the most fans a win and points a penalty may carry are the replay's (`rules`)
+MAX_FANS, MAX_PENALTY_POINTS = rules.MAX_FANS, rules.MAX_PENALTY_POINTS
+#: the most penalties in one hand (and on a whole game)
 MAX_PENALTIES = 16
 #: longest texts stored: who made a change, a game's name, tournament and table, a team
 MAX_WHO = 64

@@ -219,3 +219,23 @@ def test_lateness(tmp_path, capsys):
     sheet = json.loads(capsys.readouterr().out)
     assert sheet["scores"] == {"Ann": 500, "Bo": 500, "Cy": 480, "Di": 500}
     assert sheet["penalties"] == [{"player": "Cy", "kind": "deduction", "points": 20}]
+
+
+@pytest.mark.parametrize(
+    "hand",
+    [
+        {"result": "win", "winner": "Ann", "self_drawn": True, "fans": 10**30},
+        {"result": "win", "winner": "Ann", "self_drawn": True, "fans": 1001},
+        {
+            "result": "draw",
+            "penalties": [{"player": "Bo", "kind": "deduction", "points": 10**12}],
+        },
+    ],
+)
+def test_replay_holds_a_sheet_to_the_bounds_recording_does(tmp_path, capsys, hand):
+    """`mcr game record` refuses 1,001 fans or a 10^12-point penalty; a sheet replayed
+    from a file scored them (+10^30 for the winner)."""
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({"players": GAME["players"], "hands": [hand]}))
+    assert mcr("game", "replay", str(path)) == 1
+    assert "must be" in capsys.readouterr().err
