@@ -141,33 +141,41 @@ def _int(value: str, line: int, field: str) -> int:
 
 
 def _read_hand(row: list[str], col: dict[str, int], line: int) -> dict[str, Any]:
-    """One hand row of a sheet's CSV as a recorded result."""
-    result = row[col["result"]].strip()
-    hand: dict[str, Any] = {"result": result}
-    if result == "win":
-        hand["winner"] = row[col["winner"]].strip()
+    """One hand row of a sheet's CSV as a recorded result, each filled-in cell kept, so
+    that the replay refuses a row that contradicts itself (a self-drawn win with a
+    discarder, a draw with a winner) rather than the reading dropping a cell."""
+    cell = {name: row[i].strip() for name, i in col.items()}
+    hand: dict[str, Any] = {"result": cell["result"]}
+    for field in ("winner", "discarder"):
+        if cell[field]:
+            hand[field] = cell[field]
+    if cell["result"] == "win" or cell["self_drawn"]:
         hand["self_drawn"] = _yes(row[col["self_drawn"]], line)
-        if not hand["self_drawn"]:
-            hand["discarder"] = row[col["discarder"]].strip() or None
-        hand["fans"] = _int(row[col["fans"]], line, "fans")
-        if row[col["flowers"]].strip():
-            hand["flowers"] = _int(row[col["flowers"]], line, "flowers")
+    for field in ("fans", "flowers"):
+        if cell[field]:
+            hand[field] = _int(cell[field], line, field)
     pens = _parse_penalties(row[col["penalties"]], line)
     if pens:
         hand["penalties"] = pens
     for field, column in (("hand", "tiles"), ("note", "note")):
-        if row[col[column]].strip():
-            hand[field] = row[col[column]].strip()
+        if cell[column]:
+            hand[field] = cell[column]
     return hand
 
 
 def _check_points(
     game: dict[str, Any], players: list[str], written: list[tuple[int, list[str]]]
 ) -> None:
-    """The players' point columns (where filled in) must equal the replayed ones."""
+    """The players' point columns, the round wind and the dealer (where filled in) must
+    equal the replayed ones."""
     sheet = replay(game)
     for (line_no, cells), h in zip(written, sheet["hands"], strict=True):
-        for player, cell in zip(players, cells, strict=False):
+        for field, cell in zip(("round_wind", "dealer"), cells[:2], strict=True):
+            if cell.strip() and cell.strip() != h[field]:
+                raise GameError(
+                    "sheet_mismatch.seat", field=field, cell=cell.strip(), real=h[field]
+                ).at("line", line_no)
+        for player, cell in zip(players, cells[2:], strict=False):
             if cell.strip() and _int(cell, line_no, player) != h["delta"][player]:
                 raise GameError(
                     "sheet_mismatch", player=player, cell=cell.strip(), delta=h["delta"][player]
@@ -200,8 +208,14 @@ def csv_to_game(text: str, check: bool = True) -> dict[str, Any]:
         if label == TOTAL_ROW:
             game_penalties = _parse_penalties(row[col["penalties"]], line_no)
         elif label != POINTS_ROW:
+            if label != str(len(hands) + 1):
+                raise GameError(
+                    "bad_csv.hand_number", expected=len(hands) + 1, got=repr(label[:20])
+                ).at("line", line_no)
             hands.append(_read_hand(row, col, line_no))
-            written.append((line_no, row[len(RESULT_COLUMNS) : len(RESULT_COLUMNS) + len(players)]))
+            seats = [row[col["round_wind"]], row[col["dealer"]]]
+            points = row[len(RESULT_COLUMNS) : len(RESULT_COLUMNS) + len(players)]
+            written.append((line_no, seats + points))
     game: dict[str, Any] = {"players": players, "hands": hands}
     if game_penalties:
         game["penalties"] = game_penalties

@@ -362,6 +362,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "{field}必须是整数，收到 {got}",
         "zh-Hant": "{field}必須是整數，收到 {got}",
     },
+    "sheet_mismatch.seat": {
+        "en": "{field} is {cell} but the seating gives {real}",
+        "zh": "{field}一栏写的是 {cell}，按座位应为 {real}",
+        "zh-Hant": "{field}一欄寫的是 {cell}，按座位應為 {real}",
+    },
+    "bad_csv.hand_number": {
+        "en": "hands must be numbered 1, 2, 3 ... in order: expected {expected}, got {got}",
+        "zh": "各盘须按 1、2、3……依次编号：应为 {expected}，收到 {got}",
+        "zh-Hant": "各盤須按 1、2、3……依次編號：應為 {expected}，收到 {got}",
+    },
     "sheet_mismatch": {
         "en": "{player} has {cell} but the result gives {delta}",
         "zh": "{player} 一栏写的是 {cell}，按结果应为 {delta}",

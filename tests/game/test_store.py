@@ -177,6 +177,47 @@ def test_csv_checks_the_point_columns():
         csvio.csv_to_game("not,a,sheet\n")
 
 
+def _sheet_text() -> str:
+    hands = [
+        {"result": "win", "winner": "Ann", "self_drawn": True, "fans": 8},
+        {"result": "draw"},
+        {"result": "win", "winner": "Bo", "discarder": "Cy", "fans": 10},
+    ]
+    return csvio.sheet_to_csv(replay({"players": P, "hands": hands}))
+
+
+def _edited(text: str, line: int, column: str, value: str) -> str:
+    rows = text.splitlines()
+    cells = rows[line - 1].split(",")
+    cells[csvio.RESULT_COLUMNS.index(column)] = value
+    rows[line - 1] = ",".join(cells)
+    return "\n".join(rows) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("line", "column", "value", "code"),
+    [
+        (2, "discarder", "Bo", "bad_hand"),  # a self-drawn win with a discarder
+        (3, "winner", "Ann", "bad_hand"),  # a draw with a winner
+        (3, "fans", "8", "bad_hand"),  # a draw with fans
+        (2, "round_wind", "N", "sheet_mismatch"),  # hand 1 is played in the east round
+        (3, "dealer", "Ann", "sheet_mismatch"),  # Bo deals hand 2
+        (3, "hand", "abc", "bad_csv"),
+        (3, "hand", "3", "bad_csv"),  # hands out of order
+    ],
+)
+def test_a_sheet_row_that_contradicts_itself_is_refused_not_mended(line, column, value, code):
+    """A paper sheet typed in with a mistake: each cell filled in is kept for the replay
+    to judge (the discarder of a self-drawn win was dropped, a draw's winner kept quiet,
+    hands stored in the file's order whatever their numbers)."""
+    text = _sheet_text()
+    assert csvio.csv_to_game(text)["hands"][2]["discarder"] == "Cy"
+    with pytest.raises(GameError) as err:
+        csvio.csv_to_game(_edited(text, line, column, value))
+    assert err.value.code == code
+    assert "line" in err.value.message or "hand" in err.value.message
+
+
 def test_rankings_csv(store):
     a = store.create_game(P, tournament="cup")
     store.record_hand(a, {"result": "win", "winner": "Cy", "self_drawn": True, "fans": 8})
