@@ -55,6 +55,16 @@ class HandError(ScoreError):
             "zh": "副露只能是吃、碰或杠",
             "zh-Hant": "副露只能是吃、碰或槓",
         },
+        "bad_meld.tiles": {
+            "en": "the tiles of a meld sent as a {kind} make a {read}",
+            "zh": "这组副露标为{kind}，牌却是{read}",
+            "zh-Hant": "這組副露標為{kind}，牌卻是{read}",
+        },
+        "bad_meld.promoted": {
+            "en": "only a kong can be promoted (加杠)",
+            "zh": "只有杠才能是加杠",
+            "zh-Hant": "只有槓才能是加槓",
+        },
         "bad_meld_number.claimed": {
             "en": "a meld's 'claimed' is a whole number 0-3",
             "zh": "副露是谁打出的，只能是 0 到 3",
@@ -183,6 +193,8 @@ def _meld_text(meld: object) -> str:
         raise HandError("bad_meld_number.claimed")
     if not isinstance(promoted, bool):
         raise HandError("bad_meld_number.promoted")
+    if promoted and meld.get("kind") != MeldKind.KONG:
+        raise HandError("bad_meld.promoted")
     body = format_tiles(tiles)
     if meld.get("kind") == MeldKind.KONG and claimed == 0:
         return f"[{body}]"
@@ -202,6 +214,9 @@ def write_answer(obj: dict[str, Any]) -> dict[str, Any]:
     if not text:
         return {"hand": ""}
     parsed_melds, _ = read_hand(text)
+    for sent, read in zip(melds, parsed_melds, strict=True):
+        if read.kind != sent["kind"]:  # the notation reads the tiles, not the kind sent
+            raise HandError("bad_meld.tiles", kind=sent["kind"], read=read.kind.value)
     hand = Hand(parsed_melds, tuple(concealed), None if winning is None else tail[-1])
     return {"hand": format_hand(hand)}
 

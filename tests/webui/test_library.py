@@ -126,6 +126,11 @@ HOSTILE = [
     {"melds": [{"kind": "kong", "tiles": ["1m"] * 4, "promoted": "yes"}]},
     {"melds": [{"kind": "pung", "tiles": ["1m"] * 3, "extra": 1}]},
     {"melds": [{"kind": "pung", "tiles": ["1m"] * 40}]},
+    # tiles that are another kind of meld than the one sent: read as the tiles said
+    {"melds": [{"kind": "pung", "tiles": ["1m", "2m", "3m"], "claimed": 2}]},
+    {"melds": [{"kind": "kong", "tiles": ["1m"] * 3}]},
+    {"melds": [{"kind": "pung", "tiles": ["1m"] * 4}]},
+    {"melds": [{"kind": "pung", "tiles": ["1m"] * 3, "promoted": True}]},
     {"surprise": 1},
 ]
 
