@@ -58,7 +58,11 @@ def _print_json(obj: Any) -> None:
     print(json.dumps(obj, ensure_ascii=False, indent=2))
 
 
-def _store(args: argparse.Namespace) -> GameStore:
+def _store(args: argparse.Namespace, reading: bool = False) -> GameStore:
+    """The game database; only reading it, a mistyped `--db` is an error, not a new,
+    empty database (the default one is made on first use either way)."""
+    if reading and args.db and not Path(args.db).exists():
+        raise GameError("bad_file.read", path=args.db, detail="no such database")
     return GameStore(args.db)
 
 
@@ -166,7 +170,7 @@ def cmd_late(args: argparse.Namespace) -> None:
 
 
 def cmd_show(args: argparse.Namespace) -> None:
-    store = _store(args)
+    store = _store(args, reading=True)
     sheet = store.sheet(args.game_id)
     if args.json:
         if args.audit:
@@ -187,7 +191,7 @@ def cmd_show(args: argparse.Namespace) -> None:
 
 
 def cmd_list(args: argparse.Namespace) -> None:
-    games = _store(args).list_games(args.tournament)
+    games = _store(args, reading=True).list_games(args.tournament)
     if args.json:
         _print_json(games)
         return
@@ -203,7 +207,7 @@ def cmd_list(args: argparse.Namespace) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> None:
-    _write(csvio.sheet_to_csv(_store(args).sheet(args.game_id)), args.output)
+    _write(csvio.sheet_to_csv(_store(args, reading=True).sheet(args.game_id)), args.output)
 
 
 def cmd_import(args: argparse.Namespace) -> None:
@@ -224,7 +228,7 @@ def cmd_rankings(args: argparse.Namespace) -> None:
         if result["teams"]:
             print("\n" + text.ranking_text(result["teams"]))
         return
-    store = _store(args)
+    store = _store(args, reading=True)
     sheets = store.sheets(args.tournament)
     teams = store.teams(args.tournament) if args.tournament is not None else {}
     standings = rank_teams(sheets, teams) if args.teams else rank_players(sheets, teams)

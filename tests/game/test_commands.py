@@ -239,3 +239,15 @@ def test_replay_holds_a_sheet_to_the_bounds_recording_does(tmp_path, capsys, han
     path.write_text(json.dumps({"players": GAME["players"], "hands": [hand]}))
     assert mcr("game", "replay", str(path)) == 1
     assert "must be" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv", [("list",), ("show", "1"), ("export", "1"), ("rankings", "--tournament", "cup")]
+)
+def test_reading_a_mistyped_database_makes_none(tmp_path, capsys, argv):
+    """`mcr game list --db /tmp/typo/x.db` said "no games yet" and left a new folder and
+    an empty database behind."""
+    db = tmp_path / "typo" / "games.sqlite3"
+    assert mcr("game", argv[0], "--db", str(db), *argv[1:]) == 1
+    assert "no such database" in capsys.readouterr().err
+    assert not db.parent.exists()
