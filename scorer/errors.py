@@ -53,7 +53,10 @@ def pick_lang(value: object) -> str:
     if isinstance(value, str):
         tag = value.strip().replace("_", "-").casefold()
         if tag.startswith("zh"):
-            traditional = any(x in tag for x in ("hant", "-tw", "-hk", "-mo"))
+            parts = tag.split("-")
+            if "hans" in parts:  # the script decides before the region: zh-Hans-HK
+                return "zh"
+            traditional = "hant" in parts or any(p in ("tw", "hk", "mo") for p in parts)
             return "zh-Hant" if traditional else "zh"
     return DEFAULT_LANG
 

@@ -111,6 +111,9 @@ def test_language_tags():
     assert pick_lang("zh-Hant") == "zh-Hant"
     assert pick_lang("zh-TW") == "zh-Hant"
     assert pick_lang("zh_HK") == "zh-Hant"
+    # the script decides before the region, as the page's i18n.js does
+    assert pick_lang("zh-Hans-HK") == "zh" and pick_lang("zh-Hans-TW") == "zh"
+    assert pick_lang("zh-Hant-CN") == "zh-Hant"
     assert pick_lang("en-GB") == "en"
     assert pick_lang("both") == "en"
     assert pick_lang(None) == "en"
