@@ -294,9 +294,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh-Hant": "申報必須是番種名稱的文字",
     },
     "bad_type.total": {
-        "en": "a claimed total is a whole number, got {got}",
-        "zh": "申报的总番数必须是整数，收到 {got}",
-        "zh-Hant": "申報的總番數必須是整數，收到 {got}",
+        "en": "a claimed total is a whole number ≥ 0, got {got}",
+        "zh": "申报的总番数必须是不小于 0 的整数，收到 {got}",
+        "zh-Hant": "申報的總番數必須是不小於 0 的整數，收到 {got}",
     },
     "unknown_fan.number": {
         "en": "there is no fan number {number} (1-81)",

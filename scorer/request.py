@@ -312,7 +312,7 @@ def check_claim(obj: dict, claim: str | None = None, total: int | None = None) -
         "fans": resp["fans"],
     }
     if total is not None:
-        if isinstance(total, bool) or not isinstance(total, int):
+        if isinstance(total, bool) or not isinstance(total, int) or total < 0:
             raise ScoreError("bad_type.total", got=repr(total))
         out["claimed_total"] = total
         out["correct"] = total == resp["total"]

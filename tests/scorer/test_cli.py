@@ -108,6 +108,11 @@ def test_check_right_and_wrong(capsys):
     assert not rep["correct"] and rep["total"] == right["total"]
 
 
+def test_a_negative_claimed_total_is_refused_as_the_page_refuses_it(capsys):
+    rc, out, err = run(capsys, "check", HAND, "--total", "-5")
+    assert rc != 0 and "WRONG" not in out and "≥ 0" in err
+
+
 def test_waits_table_and_json(capsys):
     rc, out, err = run(capsys, "waits", "123m456p789s23sEE")
     assert rc == 0, err
