@@ -87,6 +87,8 @@ def _guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
             else:
                 print(f"mcr {args.command}: {exc.message_in(lang)} [{exc.code}]", file=sys.stderr)
             return EXIT_ERROR
+        except BrokenPipeError:
+            raise  # the output's reader went away: `webui.cli.main` ends quietly
         except Exception as exc:  # noqa: BLE001 - the command line never shows a traceback
             print(f"mcr {args.command}: internal error: {exc!r}", file=sys.stderr)
             return EXIT_INTERNAL

@@ -10,6 +10,7 @@ their heavy parts (models, Flask) only when their command runs, so
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from scorer import commands as score_commands
@@ -39,7 +40,13 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
-    return int(args.func(args) or 0)
+    try:
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()
+    except BrokenPipeError:  # the output's reader went away (`| head`): no one to tell
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return code
 
 
 if __name__ == "__main__":

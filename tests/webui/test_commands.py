@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
+import pytest
+
 from webui.cli import build_parser
 
 
@@ -28,3 +33,18 @@ def test_serve_reports_a_busy_port(capsys):
         args = build_parser().parse_args(["serve", "--port", str(port)])
         assert serve(args) == 1
     assert "cannot listen" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv", [["score", "123m456p789s123sEE", "--json"], ["waits", "123m456p789s23sEE"]]
+)
+def test_output_cut_short_by_its_reader_ends_quietly(argv):
+    """`mcr score --json ... | head -1`: the reader goes away before the output is
+    written; the command ends with no traceback and no "internal error"."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "webui.cli", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    proc.stdout.close()
+    err = proc.stderr.read()
+    proc.wait(timeout=60)
+    assert b"Traceback" not in err and b"internal error" not in err and b"Exception" not in err
