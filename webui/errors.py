@@ -362,8 +362,18 @@ def _handle_unexpected(exc: Exception):
     return _handle_http(InternalServerError())
 
 
+#: each product language as an HTML `lang` attribute (as the page's i18n.js writes it)
+HTML_LANG = {"zh": "zh-CN", "zh-Hant": "zh-Hant", "en": "en"}
+
+
+def _page_lang() -> dict[str, str]:
+    """Every rendered page says which language it speaks (screen readers, fonts)."""
+    return {"html_lang": HTML_LANG.get(request_lang(), "en")}
+
+
 def register(app: Flask) -> None:
     """Install the handlers on the app (our errors, all HTTP errors and anything unexpected)."""
+    app.context_processor(_page_lang)
     app.register_error_handler(McrError, _handle_mcr)
     app.register_error_handler(HTTPException, _handle_http)
     app.register_error_handler(Exception, _handle_unexpected)

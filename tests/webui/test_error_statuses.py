@@ -94,3 +94,13 @@ def test_options_reasons_follow_accept_language(client):
     from webui.i18n import OPTION_REASONS
 
     assert kong["message"] == OPTION_REASONS["contradictory_flags.robbed"]["zh-Hant"]
+
+
+@pytest.mark.parametrize(
+    ("header", "lang"), [("en", "en"), ("fr", "en"), ("zh-TW", "zh-Hant"), ("zh-CN", "zh-CN")]
+)
+def test_a_page_says_the_language_it_speaks(client, header, lang):
+    """A 404 page written in English under `Accept-Language: en` said `<html lang="zh">`."""
+    for path in ("/no/such/page", "/"):
+        html = client.get(path, headers={"Accept-Language": header}).get_data(as_text=True)
+        assert f'<html lang="{lang}">' in html
