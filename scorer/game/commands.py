@@ -29,7 +29,8 @@ def _read(path: str) -> str:
         if path == "-":
             return sys.stdin.read()
         if not Path(path).is_file():
-            raise GameError("bad_file.read", path=path, detail="not a file")
+            detail = "not a regular file; give - to read standard input"
+            raise GameError("bad_file.read", path=path, detail=detail)
         return Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise GameError("bad_file.read", path=path, detail=exc) from None

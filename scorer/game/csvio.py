@@ -152,7 +152,7 @@ def _read_hand(row: list[str], col: dict[str, int], line: int) -> dict[str, Any]
     if cell["result"] == "win" or cell["self_drawn"]:
         hand["self_drawn"] = _yes(row[col["self_drawn"]], line)
     for field in ("fans", "flowers"):
-        if cell[field]:
+        if cell[field] and (cell["result"] == "win" or cell[field] != "0"):  # a draw's 0: none
             hand[field] = _int(cell[field], line, field)
     pens = _parse_penalties(row[col["penalties"]], line)
     if pens:
@@ -163,23 +163,41 @@ def _read_hand(row: list[str], col: dict[str, int], line: int) -> dict[str, Any]
     return hand
 
 
+#: a round wind as a paper sheet may write it
+_WINDS = {
+    **{w.casefold(): w for w in "ESWN"},
+    **dict(zip(("east", "south", "west", "north"), "ESWN", strict=True)),
+    **dict(zip("东南西北", "ESWN", strict=True)),
+    **dict(zip("東南西北", "ESWN", strict=True)),
+}
+
+
 def _check_points(
     game: dict[str, Any], players: list[str], written: list[tuple[int, list[str]]]
 ) -> None:
-    """The players' point columns, the round wind and the dealer (where filled in) must
-    equal the replayed ones."""
+    """Each row's hand number, round wind, dealer and point columns, where filled in,
+    must equal the replayed ones."""
     sheet = replay(game)
     for (line_no, cells), h in zip(written, sheet["hands"], strict=True):
-        for field, cell in zip(("round_wind", "dealer"), cells[:2], strict=True):
-            if cell.strip() and cell.strip() != h[field]:
-                raise GameError(
-                    "sheet_mismatch.seat", field=field, cell=cell.strip(), real=h[field]
-                ).at("line", line_no)
-        for player, cell in zip(players, cells[2:], strict=False):
-            if cell.strip() and _int(cell, line_no, player) != h["delta"][player]:
-                raise GameError(
-                    "sheet_mismatch", player=player, cell=cell.strip(), delta=h["delta"][player]
-                ).at("line", line_no)
+        try:
+            _check_row(cells, h, players, line_no)
+        except GameError as exc:
+            raise exc.at("line", line_no) from None
+
+
+def _check_row(cells: list[str], hand: dict[str, Any], players: list[str], line: int) -> None:
+    label, wind, dealer, *points = (c.strip() for c in cells)
+    if label and label.removesuffix(".0") != str(hand["number"]):
+        raise GameError("bad_csv.hand_number", expected=hand["number"], got=repr(label[:20]))
+    if wind and _WINDS.get(wind.casefold(), wind) != hand["round_wind"]:
+        raise GameError(
+            "sheet_mismatch.seat", field="round_wind", cell=wind, real=hand["round_wind"]
+        )
+    if dealer and dealer != hand["dealer"]:
+        raise GameError("sheet_mismatch.seat", field="dealer", cell=dealer, real=hand["dealer"])
+    for player, cell in zip(players, points, strict=False):
+        if cell and _int(cell, line, player) != hand["delta"][player]:
+            raise GameError("sheet_mismatch", player=player, cell=cell, delta=hand["delta"][player])
 
 
 def csv_to_game(text: str, check: bool = True) -> dict[str, Any]:
@@ -208,12 +226,8 @@ def csv_to_game(text: str, check: bool = True) -> dict[str, Any]:
         if label == TOTAL_ROW:
             game_penalties = _parse_penalties(row[col["penalties"]], line_no)
         elif label != POINTS_ROW:
-            if label != str(len(hands) + 1):
-                raise GameError(
-                    "bad_csv.hand_number", expected=len(hands) + 1, got=repr(label[:20])
-                ).at("line", line_no)
             hands.append(_read_hand(row, col, line_no))
-            seats = [row[col["round_wind"]], row[col["dealer"]]]
+            seats = [label, row[col["round_wind"]], row[col["dealer"]]]
             points = row[len(RESULT_COLUMNS) : len(RESULT_COLUMNS) + len(players)]
             written.append((line_no, seats + points))
     game: dict[str, Any] = {"players": players, "hands": hands}

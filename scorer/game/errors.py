@@ -334,8 +334,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "bad_csv.read": {
         "en": "not a game sheet CSV: {detail}",
-        "zh": "这不是比赛记分表的 CSV 文件",
-        "zh-Hant": "這不是比賽記分表的 CSV 檔案",
+        "zh": "这不是比赛记分表的 CSV 文件：{detail}",
+        "zh-Hant": "這不是比賽記分表的 CSV 檔案：{detail}",
     },
     "bad_csv.header": {
         "en": "the first row must be {columns},<four player names>",
@@ -430,6 +430,9 @@ TERMS: dict[str, dict[str, str]] = {
     "table": {"zh": "桌号", "zh-Hant": "桌號"},
     "team": {"zh": "队名", "zh-Hant": "隊名"},
     "points": {"zh": "罚分分数", "zh-Hant": "罰分分數"},
+    "round_wind": {"zh": "圈风", "zh-Hant": "圈風"},
+    "dealer": {"zh": "庄家", "zh-Hant": "莊家"},
+    "self_drawn": {"zh": "自摸", "zh-Hant": "自摸"},
 }
 
 

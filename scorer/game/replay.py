@@ -48,11 +48,14 @@ def _player(players: list[str], value: Any, field: str) -> str:
     return value
 
 
-def _penalties(players: list[str], raw: Any) -> list[dict[str, Any]]:
+def _penalties(players: list[str], raw: Any, whole_game: bool = False) -> list[dict[str, Any]]:
     if raw is None:
         return []
     if not isinstance(raw, list):
         raise GameError("bad_penalty")
+    if len(raw) > rules.MAX_PENALTIES:
+        code = "bad_penalty.too_many_game" if whole_game else "bad_penalty.too_many"
+        raise GameError(code, max=rules.MAX_PENALTIES)
     out = []
     for i, pen in enumerate(raw, 1):
         try:
@@ -115,6 +118,8 @@ def _normalize_hand(players: list[str], raw: Any) -> dict[str, Any]:
         for field in ("winner", "discarder", "fans"):
             if raw.get(field) is not None:
                 raise GameError("bad_hand.draw_field", field=field)
+        if raw.get("self_drawn"):
+            raise GameError("bad_hand.draw_field", field="self_drawn")
     penalties = _penalties(players, raw.get("penalties"))
     for pen in penalties:
         # 第十四条 六: a wrong or false win stops that player winning the hand
@@ -184,7 +189,7 @@ def normalize_game(game: Any) -> dict[str, Any]:
         "hands": [normalize_hand(players, h, i) for i, h in enumerate(hands, 1)],
     }
     try:
-        extra = _penalties(players, game.get("penalties"))
+        extra = _penalties(players, game.get("penalties"), whole_game=True)
     except GameError as exc:
         raise exc.at("game", 0) from None
     if extra:

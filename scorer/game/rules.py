@@ -29,6 +29,8 @@ MIN_FANS = 8
 #: and the most points one penalty may take: past them a sheet is mistyped, not played
 MAX_FANS = 1000
 MAX_PENALTY_POINTS = 1000
+#: the most penalties in one hand, and on a whole game
+MAX_PENALTIES = 16
 #: 基础比赛分 each player starts a game with (第五条 三十四(一))
 START_SCORE = 500
 

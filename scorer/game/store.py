@@ -26,10 +26,12 @@ SCHEMA_VERSION = 2
 
 #: SQLite's integer range: a game id, hand number or session outside it names nothing
 INT_MAX = 2**63 - 1
-#: the most fans a win and points a penalty may carry are the replay's (`rules`)
-MAX_FANS, MAX_PENALTY_POINTS = rules.MAX_FANS, rules.MAX_PENALTY_POINTS
-#: the most penalties in one hand (and on a whole game)
-MAX_PENALTIES = 16
+#: the most fans a win, points a penalty and penalties a hand may carry: the replay's
+MAX_FANS, MAX_PENALTY_POINTS, MAX_PENALTIES = (
+    rules.MAX_FANS,
+    rules.MAX_PENALTY_POINTS,
+    rules.MAX_PENALTIES,
+)
 #: longest texts stored: who made a change, a game's name, tournament and table, a team
 MAX_WHO = 64
 MAX_DETAIL = 100

@@ -61,13 +61,13 @@ def test_replay_errors_exit_1_without_traceback(tmp_path, capsys):
 
 
 def test_a_pipe_given_for_a_file_is_refused_not_waited_on(tmp_path, capsys):
-    """`mkfifo f; mcr game import f` waited for a writer that never came."""
+    """A pipe named as a file is refused at once: reading it would wait for a writer."""
     pipe = tmp_path / "f"
     os.mkfifo(pipe)
     db = ["--db", str(tmp_path / "g.sqlite3")]
     assert mcr("game", "replay", str(pipe)) == 1
     assert mcr("game", "import", *db, str(pipe)) == 1
-    assert capsys.readouterr().err.count("not a file") == 2
+    assert capsys.readouterr().err.count("not a regular file; give - to read") == 2
 
 
 def test_files_past_the_readers_limits_are_one_line_errors(tmp_path, capsys):
@@ -233,8 +233,8 @@ def test_lateness(tmp_path, capsys):
     ],
 )
 def test_replay_holds_a_sheet_to_the_bounds_recording_does(tmp_path, capsys, hand):
-    """`mcr game record` refuses 1,001 fans or a 10^12-point penalty; a sheet replayed
-    from a file scored them (+10^30 for the winner)."""
+    """A sheet replayed from a file is held to the bounds recording keeps: at most 1,000
+    fans to a win and 1,000 points to a penalty."""
     path = tmp_path / "game.json"
     path.write_text(json.dumps({"players": GAME["players"], "hands": [hand]}))
     assert mcr("game", "replay", str(path)) == 1
@@ -245,9 +245,16 @@ def test_replay_holds_a_sheet_to_the_bounds_recording_does(tmp_path, capsys, han
     "argv", [("list",), ("show", "1"), ("export", "1"), ("rankings", "--tournament", "cup")]
 )
 def test_reading_a_mistyped_database_makes_none(tmp_path, capsys, argv):
-    """`mcr game list --db /tmp/typo/x.db` said "no games yet" and left a new folder and
-    an empty database behind."""
+    """Only reading, a mistyped `--db` is an error, and no folder or database is made."""
     db = tmp_path / "typo" / "games.sqlite3"
     assert mcr("game", argv[0], "--db", str(db), *argv[1:]) == 1
     assert "no such database" in capsys.readouterr().err
     assert not db.parent.exists()
+
+
+def test_a_game_file_holds_no_more_whole_game_penalties_than_a_game_takes(tmp_path, capsys):
+    pen = {"player": "Bo", "kind": "deduction", "points": 1}
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({**GAME, "penalties": [pen] * 17}))
+    assert mcr("game", "replay", str(path)) == 1
+    assert "at most 16" in capsys.readouterr().err

@@ -200,6 +200,7 @@ def _edited(text: str, line: int, column: str, value: str) -> str:
         (2, "discarder", "Bo", "bad_hand"),  # a self-drawn win with a discarder
         (3, "winner", "Ann", "bad_hand"),  # a draw with a winner
         (3, "fans", "8", "bad_hand"),  # a draw with fans
+        (3, "self_drawn", "yes", "bad_hand"),  # a self-drawn draw
         (2, "round_wind", "N", "sheet_mismatch"),  # hand 1 is played in the east round
         (3, "dealer", "Ann", "sheet_mismatch"),  # Bo deals hand 2
         (3, "hand", "abc", "bad_csv"),
@@ -207,15 +208,30 @@ def _edited(text: str, line: int, column: str, value: str) -> str:
     ],
 )
 def test_a_sheet_row_that_contradicts_itself_is_refused_not_mended(line, column, value, code):
-    """A paper sheet typed in with a mistake: each cell filled in is kept for the replay
-    to judge (the discarder of a self-drawn win was dropped, a draw's winner kept quiet,
-    hands stored in the file's order whatever their numbers)."""
+    """A paper sheet typed in with a mistake: every cell filled in is kept for the replay
+    to judge, and the hands must be numbered in order."""
     text = _sheet_text()
     assert csvio.csv_to_game(text)["hands"][2]["discarder"] == "Cy"
     with pytest.raises(GameError) as err:
         csvio.csv_to_game(_edited(text, line, column, value))
     assert err.value.code == code
     assert "line" in err.value.message or "hand" in err.value.message
+
+
+@pytest.mark.parametrize(
+    ("line", "column", "value"),
+    [
+        (3, "hand", ""),  # numbered by their place
+        (3, "hand", "2.0"),  # a spreadsheet's number
+        (2, "round_wind", "东"),
+        (2, "round_wind", "east"),
+        (3, "fans", "0"),  # a draw's fans written as 0
+    ],
+)
+def test_a_typed_in_sheet_reads_as_the_exported_one(line, column, value):
+    """How a person fills in a paper sheet's cells reads as the export writes them."""
+    text = _sheet_text()
+    assert csvio.csv_to_game(_edited(text, line, column, value)) == csvio.csv_to_game(text)
 
 
 def test_rankings_csv(store):
@@ -229,3 +245,14 @@ def test_rankings_csv(store):
     lines = text.splitlines()
     assert lines[0] == "rank,name,team,table_points,scores,best,games"
     assert lines[1] == "1,Cy,Red,4,548,4,1"
+
+
+@pytest.mark.parametrize("names", [["'=x", "=x", "'Bo", "''Cy"], ["'", "=", "+", "-"]])
+def test_a_sheet_of_names_with_apostrophes_reads_back_as_written(names):
+    """The CSV writes a formula-like cell with an apostrophe in front; a name that
+    itself starts with one must come back as it was, not as another player's."""
+    hand = {"result": "win", "winner": names[1], "discarder": names[0], "fans": 8}
+    sheet = replay({"players": names, "hands": [hand]})
+    game = csvio.csv_to_game(csvio.sheet_to_csv(sheet))
+    assert game["players"] == names
+    assert (game["hands"][0]["winner"], game["hands"][0]["discarder"]) == (names[1], names[0])

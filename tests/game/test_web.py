@@ -146,8 +146,9 @@ def test_game_penalty(client):
 
 
 def test_a_game_penalty_is_stored_as_the_rules_read_it_and_no_more(client):
-    """A wrong win on the whole game carries no points: a `points` object sent with it
-    was stored as sent, any size, in the sheet and its audit trail."""
+    """A whole-game penalty is stored as the rules read it: a wrong win carries no
+    points, so a `points` object sent with it is kept neither in the sheet nor in its
+    audit trail."""
     gid = new_game(client)
     junk = {"x": ["y" * 1900]}
     res = client.post(
