@@ -149,7 +149,8 @@ def check():
         req = {k: v for k, v in obj.items() if k not in CHECK_FIELDS}
     elif set(obj) - CHECK_FIELDS - {"lang"}:
         unknown = ", ".join(repr(k[:40]) for k in sorted(set(obj) - CHECK_FIELDS - {"lang"})[:5])
-        raise ScoreError("unknown_field", fields=unknown, known=", ".join(sorted(CHECK_FIELDS)))
+        known = ", ".join(sorted(CHECK_FIELDS | {"lang"}))
+        raise ScoreError("unknown_field", fields=unknown, known=known)
     if not isinstance(req, dict):
         raise RequestError("not_object.request")
     remember_lang(req)

@@ -186,9 +186,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh-Hant": "照片太大（上限 25 MB）。請用較低的解析度拍攝。",
     },
     "too_many_parts": {
-        "en": "The upload has too many parts; send the photos of one table at a time.",
-        "zh": "上传的部分太多；请一次只发送一桌的照片。",
-        "zh-Hant": "上傳的部分太多；請一次只傳送一桌的照片。",
+        "en": "The upload has too many parts or a field too large; send one photo at a time.",
+        "zh": "上传的部分太多或某一栏太大；请一次只发送一张照片。",
+        "zh-Hant": "上傳的部分太多或某一欄太大；請一次只傳送一張照片。",
     },
     "internal_error": {
         "en": "Something went wrong on the server. Please try again.",
@@ -335,7 +335,7 @@ def _handle_http(exc: HTTPException):
     status = exc.code or 500
     code = HTTP_CODES.get(status)
     if status == 413 and _within_size():
-        code = "too_many_parts"  # werkzeug's limit on a form's parts, not on its bytes
+        code = "too_many_parts"  # werkzeug's limits on a form's parts and fields, not its size
     if code is None:
         message, second = exc.description or exc.name, ""
         code = exc.name.lower().replace(" ", "_")

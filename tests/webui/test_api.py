@@ -242,8 +242,8 @@ def test_check_rejects_bad_claims(client, payload):
 
 @needs_scorer
 def test_a_flag_beside_the_request_is_refused_not_dropped(client):
-    """A referee's script sent the hand in `request` and 自摸 at the top level: the flag
-    was dropped, and a claim right only for a discarded win was judged right."""
+    """A score field beside `request` is refused: judged without it (here 自摸), a claim
+    would be checked against another hand than the referee meant."""
     hand = "123m456p789s123sEE"
     claim = "花龙,门前清,喜相逢,单钓将"
     body = {"request": {"hand": hand}, "claim": claim, "self_drawn": True}

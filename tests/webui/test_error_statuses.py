@@ -100,7 +100,7 @@ def test_options_reasons_follow_accept_language(client):
     ("header", "lang"), [("en", "en"), ("fr", "en"), ("zh-TW", "zh-Hant"), ("zh-CN", "zh-CN")]
 )
 def test_a_page_says_the_language_it_speaks(client, header, lang):
-    """A 404 page written in English under `Accept-Language: en` said `<html lang="zh">`."""
+    """A page's `lang` attribute is the language its messages are written in."""
     for path in ("/no/such/page", "/"):
         html = client.get(path, headers={"Accept-Language": header}).get_data(as_text=True)
         assert f'<html lang="{lang}">' in html

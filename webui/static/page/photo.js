@@ -57,7 +57,8 @@ function meldFromRecognition(m, used) {
   const givers = { left: 1, opposite: 2, right: 3 };
   const claimed = m.concealed ? 0 : (typeof m.claimed === "number" ? m.claimed : givers[m.giver] || 1);
   const sorted = kind === "chow" ? [...codes].sort(byHandOrder) : codes;
-  return { kind, claimed, promoted: !!m.promoted, tiles: sorted.map((c) => tile(c, takeSource(c, used))) };
+  const promoted = kind === "kong" && !!m.promoted;  // only a kong is ever promoted (加杠)
+  return { kind, claimed, promoted, tiles: sorted.map((c) => tile(c, takeSource(c, used))) };
 }
 
 /** The hand the recognizer read: its notation through the library, else its tiles in hand order. */
