@@ -97,6 +97,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh-Hant": "第 {pos} 個字元「{char}」無法辨識：請用數字加 m/p/s、字牌 E S W N C F P，"
         "副露寫在 [ ] 裡",
     },
+    "bad_character.unprintable": {
+        "en": "an invisible or control character {char} at position {pos}; write the hand "
+        "with digits, m/p/s, the honors E S W N C F P and [ ]",
+        "zh": "第 {pos} 个字符是看不见的控制字符 {char}：请用数字加 m/p/s、字牌 E S W N C F P "
+        "和 [ ] 写牌",
+        "zh-Hant": "第 {pos} 個字元是看不見的控制字元 {char}：請用數字加 m/p/s、字牌 E S W N C F P "
+        "和 [ ] 寫牌",
+    },
     "bad_character.comma": {
         "en": "',' at position {pos} is only allowed inside a meld",
         "zh": "第 {pos} 个字符的逗号只能写在副露里",

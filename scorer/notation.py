@@ -100,10 +100,10 @@ class _Reader:
             {"[": self._open, ",": self._comma, "]": self._close}[ch](pos)
         elif ch == "f" and self.digits:
             self._fail("flower_in_hand", digit=self.digits[-1][0], pos=pos - 1)
-        else:  # an invisible or control character is named, never printed as it is
-            self._fail(
-                "bad_character", char=ch if ch.isprintable() else f"U+{ord(ch):04X}", pos=pos
-            )
+        elif not ch.isprintable():  # named by its code point, never printed as it is
+            self._fail("bad_character.unprintable", char=f"U+{ord(ch):04X}", pos=pos)
+        else:
+            self._fail("bad_character", char=ch, pos=pos)
 
     def _digit(self, ch: str, pos: int) -> None:
         if self.after_comma:

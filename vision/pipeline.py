@@ -779,7 +779,7 @@ def recognize_path(
     p = Path(path)
     try:
         if p.exists() and not p.is_dir() and not p.is_file():  # a pipe would be waited on
-            raise PhotoError("unreadable_file", path=p, detail="not a file")
+            raise PhotoError("unreadable_file", path=p, detail="not a regular file")
         if p.stat().st_size > MAX_BYTES:
             raise PhotoError("too_large.file", path=p, limit=MAX_BYTES // (1024 * 1024))
         data = p.read_bytes()

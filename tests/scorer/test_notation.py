@@ -91,8 +91,8 @@ def test_parse_tiles_plain_list():
         ("123m456p789s123sE\u4e00", "bad_character", "position 18"),
         ("123m456p789s123s,E", "bad_character", "',' at position 17"),
         # a terminal escape or an invisible space is named, not printed as it is
-        ("12\x1b[2J3m456p789s123sEE", "bad_character", "'U+001B' at position 3"),
-        ("12\u200b3m456p789s123sEE", "bad_character", "'U+200B' at position 3"),
+        ("12\x1b[2J3m456p789s123sEE", "bad_character", "character U+001B at position 3"),
+        ("12\u200b3m456p789s123sEE", "bad_character", "character U+200B at position 3"),
         ("123m456p789s123E", "missing_suit", "'123' at position 13"),
         ("123m456p789s12", "missing_suit", "at the end"),
         ("[123m456p789s123sEE", "unclosed_bracket", "position 1"),

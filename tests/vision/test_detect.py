@@ -123,8 +123,8 @@ def test_output_contract_on_any_size(detector: Detector) -> None:
 
 @pytest.mark.parametrize("shape", [(60000, 8, 3), (8, 60000, 3)])
 def test_a_photo_a_few_pixels_thin_is_looked_at_without_error(detector: Detector, shape) -> None:
-    """A sliver 8 px across and 60,000 long (a hostile upload): shrunk for the squeeze-back
-    tries its short side rounded to 0 px and OpenCV refused it. It shows no tile."""
+    """A sliver 8 px across and 60,000 long (a hostile upload) is looked at, the
+    squeeze-back tries too, and shows no tile."""
     found, stretch = detector.look(np.full(shape, 90, np.uint8))
     assert found == [] and stretch == (1.0, 1.0)
 

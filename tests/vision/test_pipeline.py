@@ -157,7 +157,7 @@ def test_a_pipe_named_as_a_photo_is_refused_not_waited_on(tmp_path: Path) -> Non
     os.mkfifo(pipe)
     with pytest.raises(PhotoError) as err:
         recognize_path(pipe)
-    assert err.value.code == "unreadable_file" and "not a file" in str(err.value)
+    assert err.value.code == "unreadable_file" and "not a regular file" in str(err.value)
 
 
 def test_concurrent_calls_share_nothing_mutable() -> None:

@@ -59,10 +59,9 @@ def test_the_hand_is_picked_and_the_rest_ignored(tables) -> None:
 
 @pytest.mark.parametrize("scale", [0.9, 1.1])
 def test_boxes_a_tenth_tighter_or_looser_read_the_same_hands(tables, scale) -> None:
-    """Detectors and tile sets differ in how closely a box fits its tile (a retrained
-    table detector's boxes came out 2-3 % larger): the grouping and the layout measure
-    gaps and rows against the tiles' own size, so every box scaled about its centre
-    reads the same hands."""
+    """Detectors and tile sets differ in how closely a box fits its tile: the grouping
+    and the layout measure gaps and rows against the tiles' own size, so every box
+    scaled about its centre reads the same hands."""
     for meta in tables[:4]:
         reads = []
         for (x1, y1, x2, y2), tile in in_view(meta):
