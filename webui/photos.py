@@ -7,8 +7,10 @@ nor stall the score requests. So:
 - `readers` photos are read at once (default: one per core), each in a
   worker process of its own that loads the models once and runs at a lower
   priority than the server, so typed hands are scored at once meanwhile;
-- at most `queue` more wait their turn; past that the answer is 503 with
-  `Retry-After` (`Busy`), which the page shows and retries;
+- at most `queue` more wait their turn; past that, or when the photos ahead
+  would take longer than `WAIT_S` at the pace readings have lately taken, the
+  answer is at once 503 with `Retry-After` from that pace (`Busy`), which the
+  page shows and retries;
 - a waiting upload stays in the server's temporary file; only a photo whose
   turn has come is read into memory.
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import multiprocessing
 import os
 import threading
@@ -44,6 +47,10 @@ WAIT_S = 60.0
 READ_S = 60.0
 #: the worker processes' scheduling priority below the server's (POSIX nice)
 NICE = 10
+#: a reading's seconds before any has been timed (a whole table on two cores), and how far
+#: each timed reading moves the pace (a moving average: a busy machine slows every reader)
+FIRST_READ_S = 1.0
+PACE_WEIGHT = 0.3
 
 
 class Busy(Exception):
@@ -113,6 +120,8 @@ class PhotoReader:
         self._reading = threading.BoundedSemaphore(self.readers)
         self._lock = threading.Lock()
         self._executor: Executor | None = None
+        self._waiting = 0  # photos admitted that wait for a reader
+        self._read_s = FIRST_READ_S  # the pace: a reading's recent seconds
 
     def _pool(self) -> Executor:
         with self._lock:
@@ -146,8 +155,7 @@ class PhotoReader:
         if not self._admitted.acquire(blocking=False):
             raise Busy(self._retry_after())
         try:
-            if not self._reading.acquire(timeout=WAIT_S):
-                raise Busy(self._retry_after())
+            self._wait_turn()
             return self._read_now(upload, name, limit)
         except BrokenProcessPool:
             log.error("a photo reader process died; starting new ones")
@@ -155,6 +163,23 @@ class PhotoReader:
             raise Busy(self._retry_after()) from None
         finally:
             self._admitted.release()
+
+    def _wait_turn(self) -> None:
+        """A reader's slot; Busy at once when the photos ahead would keep this one waiting
+        past WAIT_S (a tablet told to come back beats one left hanging for a minute)."""
+        if self._reading.acquire(blocking=False):
+            return
+        with self._lock:
+            too_long = (self._waiting + 1) * self._read_s / self.readers > WAIT_S
+            self._waiting += 0 if too_long else 1
+        if too_long:
+            raise Busy(self._retry_after())
+        try:
+            if not self._reading.acquire(timeout=WAIT_S):
+                raise Busy(self._retry_after())
+        finally:
+            with self._lock:
+                self._waiting -= 1
 
     def _read_now(self, upload: IO[bytes], name: str, limit: int) -> dict[str, Any]:
         """Read with a reader slot held; the slot is freed when the reading ends."""
@@ -169,15 +194,20 @@ class PhotoReader:
             self._reading.release()
             raise
         future.add_done_callback(lambda _: self._reading.release())
+        started = time.monotonic()
         try:
             out = future.result(timeout=READ_S)
         except FutureTimeout:
             raise Busy(self._retry_after(), "photo_timeout") from None
+        with self._lock:
+            self._read_s += PACE_WEIGHT * (time.monotonic() - started - self._read_s)
         return _unwrap(out) if self._recognize is None else out
 
     def _retry_after(self) -> int:
-        """Seconds until a place is likely free: about one photo per reader per second."""
-        return max(1, min(30, (self.readers + self.queue) // self.readers))
+        """Seconds until the photos waiting and being read are likely done, at the pace."""
+        with self._lock:
+            ahead = self._waiting + self.readers
+            return max(1, min(60, math.ceil(ahead * self._read_s / self.readers)))
 
     def close(self) -> None:
         with self._lock:

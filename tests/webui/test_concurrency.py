@@ -58,3 +58,38 @@ def test_concurrent_scores_and_photos(app):
         thread.join(5)
     assert totals == [48] * 40
     assert len(set(hands)) == 1 and hands[0]
+
+
+def test_a_photo_that_would_wait_too_long_is_told_at_once_when_to_come_back(monkeypatch):
+    """One reader at 0.4 s a photo and at most 1 s of waiting: of five photos sent at
+    once, those that would wait past the second are refused at once, with a
+    Retry-After from the pace the readings have lately kept, not after a second."""
+    import io
+    import time
+
+    from webui import photos
+
+    monkeypatch.setattr(photos, "WAIT_S", 1.0)
+
+    def slow(data: bytes, name: str) -> dict:
+        time.sleep(0.4)
+        return {"image": name}
+
+    reader = photos.PhotoReader(readers=1, queue=16, recognize=slow)
+    for _ in range(8):  # the pace: readings timed until it has settled near 0.4 s
+        reader.read(io.BytesIO(b"x"), "p.jpg", 10)
+
+    def send(k: int) -> tuple[str, float, int]:
+        time.sleep(0.05 * k)  # one after another, within a quarter of a second
+        started = time.monotonic()
+        try:
+            reader.read(io.BytesIO(b"x"), f"{k}.jpg", 10)
+            return "read", time.monotonic() - started, 0
+        except photos.Busy as busy:
+            return "busy", time.monotonic() - started, busy.retry_after
+
+    with ThreadPoolExecutor(5) as pool:
+        answers = list(pool.map(send, range(5)))
+    reader.close()
+    assert [a[0] for a in answers] == ["read", "read", "read", "busy", "busy"]
+    assert all(secs < 0.2 and retry >= 2 for kind, secs, retry in answers if kind == "busy")
