@@ -30,6 +30,7 @@ tiles' short side in the photo, to see where tiles are lost.
 
     python -m bench.bench_table DIR [--limit N] [--long-side 4000 | --oracle]
     python -m bench.bench_table DIR --detector-only [--sizes 512,1024,1280 --model M]
+    python -m bench.bench_table DIR --table-model M   (the whole reader, another table detector)
 """
 
 from __future__ import annotations
@@ -274,16 +275,23 @@ def _scaled(tile: dict, k: float) -> dict:
     return {**tile, "box": [v * k for v in tile["box"]]}
 
 
-def whole(scenes: list[tuple[Path, dict]], long_side: int | None = None) -> None:
-    """The whole reader: tiles found and named, the winner's hand, 和绝张."""
+def whole(
+    scenes: list[tuple[Path, dict]], long_side: int | None = None, table_model: Path | None = None
+) -> None:
+    """The whole reader: tiles found and named, the winner's hand, 和绝张; with
+    `table_model`, another table detector in place of the bundled one (a run to judge,
+    read without touching `models/`)."""
+    from vision.detect import Detector
     from vision.pipeline import recognize_image
+
+    detector = Detector(table_model=table_model) if table_model else None
 
     tiles, hands, kinds_right, kinds_total, losses = Tally(), Hands(), 0, 0, HandTiles()
     fourth_all, fourth_hand, fourth_table, seconds = Counter(), Counter(), Counter(), []
     for path, meta in scenes:
         image, k = _photo(path, long_side)
         started = time.perf_counter()
-        out = recognize_image(image, path.name)
+        out = recognize_image(image, path.name, detector)
         seconds.append(time.perf_counter() - started)
         found = list(out["tiles"]) + [t for g in out.get("ignored", []) for t in g["tiles"]]
         found = [_scaled(t, k) for t in found]
@@ -366,6 +374,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--detector-only", action="store_true")
     ap.add_argument("--sizes", default="512,1024,1280")
     ap.add_argument("--model", type=Path, help="with --detector-only: another detector ONNX file")
+    ap.add_argument(
+        "--table-model", type=Path, help="the whole reader with another table detector ONNX file"
+    )
     ap.add_argument("--oracle", action="store_true", help="the labels in place of the models")
     ap.add_argument(
         "--long-side", type=int, help="read each photo enlarged to this long side (4000: 12 MP)"
@@ -376,6 +387,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"no scenes in {args.dir}/meta")
     if args.detector_only and args.long_side:
         ap.error("--long-side reads with the whole reader, not --detector-only")
+    if args.table_model and not args.table_model.is_file():
+        ap.error(f"no table detector at {args.table_model}")
     if args.oracle and (args.detector_only or args.long_side):
         ap.error("--oracle reads the labels: no models, no photo sizes")
     if args.oracle:
@@ -383,7 +396,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.detector_only:
         detector_only(scenes, [int(s) for s in args.sizes.split(",")], args.model)
     else:
-        whole(scenes, args.long_side)
+        whole(scenes, args.long_side, args.table_model)
     return 0
 
 

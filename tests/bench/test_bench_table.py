@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bench.bench_table import fourth_in_view
 
 
@@ -41,3 +43,29 @@ def test_the_oracle_tells_a_tile_lying_on_another_as_the_stacker_would() -> None
     assert on_top.stacked == 1.0
     assert alone.stacked == 0.0
     assert int(on_top.probs.argmax()) == int(alone.probs.argmax())
+
+
+def test_a_table_detector_run_is_read_by_the_whole_reader_without_touching_models(
+    tmp_path, capsys
+) -> None:
+    """`--table-model` judges a detector run through the whole reader: the bundled file
+    under another name reads the scene as the bundled one does, another model not."""
+    from bench.bench_table import main
+    from datasets.render import main as render
+    from vision.detect import DEFAULT_MODEL, TABLE_MODEL
+
+    render(["--styles", "builtin", "--kind", "table", "--count", "1", "--seed", "3",
+            "--size", "800", "--workers", "1", "--out", str(tmp_path / "t")])  # fmt: skip
+    copy = tmp_path / "run.onnx"
+    copy.write_bytes(TABLE_MODEL.read_bytes())
+    assert main([str(tmp_path / "t")]) == 0
+    bundled = capsys.readouterr().out
+    assert main([str(tmp_path / "t"), "--table-model", str(copy)]) == 0
+    run = capsys.readouterr().out
+    assert "tiles found: recall" in run
+    drop_time = [line for line in run.splitlines() if not line.startswith("seconds")]
+    assert drop_time == [line for line in bundled.splitlines() if not line.startswith("seconds")]
+    assert main([str(tmp_path / "t"), "--table-model", str(DEFAULT_MODEL)]) == 0
+    assert capsys.readouterr().out.splitlines()[:8] != bundled.splitlines()[:8]
+    with pytest.raises(SystemExit):  # a file given is a file read, never skipped
+        main([str(tmp_path / "t"), "--table-model", str(tmp_path / "none.onnx")])
