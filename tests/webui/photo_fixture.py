@@ -51,6 +51,22 @@ THIRTEEN: list[tuple[str, str]] = [
 ]
 
 
+#: two concealed kongs, one lying all face down (the photo cannot name it), one with its
+#: middle tiles turned up (2m), then the concealed row and the winning tile set apart
+KONGS: list[tuple[str, str]] = [
+    *[("back", "up")] * 4,
+    ("", "gap"),
+    ("back", "up"),
+    ("2m", "up"),
+    ("2m", "up"),
+    ("back", "up"),
+    ("", "gap"),
+    *[(code, "up") for code in ("4m", "5m", "6m", "5p", "7p", "C", "C")],
+    ("", "gap"),
+    ("6p", "up"),
+]
+
+
 def boxes(layout=LAYOUT) -> list[tuple[str, tuple[int, int, int, int], bool]]:
     """(code, box, sideways) for every tile of a layout, in photo pixels."""
     out = []

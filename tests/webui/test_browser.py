@@ -18,6 +18,7 @@ import pytest
 
 from tests.webui.conftest import CHROMIUM, SEED_HAND, needs_scorer
 from tests.webui.photo_fixture import (
+    KONGS,
     THIRTEEN,
     boxes,
     fake_recognize,
@@ -44,6 +45,7 @@ def base_url(tmp_path_factory):
     db = tmp_path_factory.mktemp("db") / "games.db"
     readers = {
         "thirteen.png": fake_recognize(THIRTEEN),
+        "kongs.png": fake_recognize(KONGS),
         "whole-table.png": fake_table_recognize(),
         "table-cut.png": fake_table_recognize(),
     }
@@ -147,7 +149,25 @@ def test_replacing_a_tile_rescores(open_page, tmp_path):
 
 
 @needs_scorer
-def test_manual_entry_of_the_seed_hand_shows_48(open_page):
+def test_a_kong_lying_face_down_is_asked_for_its_tile_then_scored(open_page, tmp_path):
+    """A photo cannot name a kong lying all face down: the page asks for its tile in
+    words a player follows (no tile code), shows the kong with its middle tiles up as
+    its tile four times, and scores once the face-down kong is named."""
+    page = open_page()
+    photo = tmp_path / "kongs.png"
+    photo.write_bytes(photo_png(KONGS))
+    page.set_input_files("#upload-input", str(photo))
+    page.wait_for_selector("#photo-view:not([hidden])")
+    _settled(page)
+    error = page.locator('#result [data-code="kong_unnamed"]')
+    assert "tap one of its tiles" in error.inner_text() and "back" not in error.inner_text()
+    kongs = page.locator("#hand .group.meld")
+    assert kongs.nth(1).locator('.tile[data-code="2m"]').count() == 4
+    kongs.nth(0).locator(".tile").first.click()
+    page.click('#dialog-palette .key[data-code="N"]')
+    page.wait_for_selector("#total-value")
+    assert page.input_value("#notation").startswith("[NNNN][2222m]")
+
     page = open_page(viewport=PHONE, locale="zh-CN")
     codes = ["5p"] * 3 + ["6p"] * 3 + ["7p"] * 3 + ["5s"] * 3 + ["6s", "7s"]
     for code in codes[:5]:

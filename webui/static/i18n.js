@@ -105,6 +105,8 @@ const T = {
   not_win: ["不能计分", "不能計分", "Cannot score"],
   not_winning_short: ["未和牌", "未和牌", "Not a win"],
   err_not_winning: ["不是和牌", "不是和牌", "Not a winning hand"],
+  err_kong_unnamed: ["暗杠未命名", "暗槓未命名", "A kong to name"],
+  name_kong: ["有一组暗杠全部扣着，照片看不出是什么牌：点其中一张，选出这组杠的牌。", "有一組暗槓全部扣著，照片看不出是什麼牌：點其中一張，選出這組槓的牌。", "A concealed kong lies all face down, so the photo cannot tell its tile: tap one of its tiles and pick the kong's tile."],
   err_wrong_tile_count: ["牌数不对", "牌數不對", "Wrong number of tiles"],
   err_too_many_copies: ["同一张牌超过 4 张", "同一張牌超過 4 張", "More than 4 of a tile"],
   err_contradictory_flags: ["和牌情况互相矛盾", "和牌情況互相矛盾", "The situation contradicts the hand"],

@@ -50,8 +50,12 @@ function takeSource(code, used) {
 }
 
 function meldFromRecognition(m, used) {
-  const codes = (m.tiles || []).map((x) => (typeof x === "string" ? x : x.tile || x.code));
-  if (codes.length < 3) return null;
+  const read = (m.tiles || []).map((x) => (typeof x === "string" ? x : x.tile || x.code));
+  if (read.length < 3) return null;
+  // a kong lying with its ends face down is its face-up tiles four times
+  const up = read.filter((c) => c !== "back");
+  const known = m.kind === "kong" && up.length && up.every((c) => c === up[0]) ? up[0] : null;
+  const codes = read.map((c) => (c === "back" && known ? known : c));
   const same = codes.every((c) => c === codes[0]);
   const kind = m.kind || (codes.length === 4 ? "kong" : same ? "pung" : "chow");
   const givers = { left: 1, opposite: 2, right: 3 };

@@ -1,6 +1,7 @@
 // Every change of the hand: redraw at once, then (debounced) ask the library
 // for the hand's notation, its score and which options it allows.
 import { postJSON } from "../api.js";
+import { t } from "../i18n.js";
 import { handStructure, render, scoreRequest, state } from "./state.js";
 
 let timer = null;
@@ -24,6 +25,11 @@ async function rescore() {
   const seq = ++state.seq;
   if (!state.melds.length && !state.concealed.length && !state.winning) {
     Object.assign(state, { notation: "", result: null, error: null, options: null });
+    render();
+    return;
+  }
+  if (state.melds.some((m) => m.tiles.some((x) => x.code === "back"))) {  // no tile shows
+    Object.assign(state, { result: null, error: { code: "kong_unnamed", message: t("name_kong") }, options: null });
     render();
     return;
   }
