@@ -161,6 +161,7 @@ def test_a_kong_lying_face_down_is_asked_for_its_tile_then_scored(open_page, tmp
     _settled(page)
     error = page.locator('#result [data-code="kong_unnamed"]')
     assert "tap one of its tiles" in error.inner_text() and "back" not in error.inner_text()
+    assert page.input_value("#notation") == ""  # no hand to write yet, not an older one
     kongs = page.locator("#hand .group.meld")
     assert kongs.nth(1).locator('.tile[data-code="2m"]').count() == 4
     kongs.nth(0).locator(".tile").first.click()

@@ -29,14 +29,14 @@ async function rescore() {
     return;
   }
   if (state.melds.some((m) => m.tiles.some((x) => x.code === "back"))) {  // no tile shows
-    Object.assign(state, { result: null, error: { code: "kong_unnamed", message: t("name_kong") }, options: null });
+    Object.assign(state, { notation: "", result: null, error: { code: "kong_unnamed", message: t("name_kong") }, options: null });
     render();
     return;
   }
   const written = await postJSON("/api/hand", handStructure());
   if (seq !== state.seq) return;
-  if (written.error) {
-    Object.assign(state, { result: null, error: written.error, options: null });
+  if (written.error) {  // no notation for this hand: the box shows none, not the last one
+    Object.assign(state, { notation: "", result: null, error: written.error, options: null });
     render();
     return;
   }
