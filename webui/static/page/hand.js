@@ -118,6 +118,8 @@ export function renderHand() {
   const field = $("notation");
   if (document.activeElement !== field) field.value = state.notation;
   $("flower-count").textContent = state.flowers.length;
+  $("flower-plus").disabled = state.flowers.length >= FLOWERS.length;  // a set has 8
+  $("flower-minus").disabled = state.flowers.length === 0;
 }
 
 // ---------- the tile dialog: replace, remove, move ----------
