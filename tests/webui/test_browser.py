@@ -169,6 +169,20 @@ def test_a_kong_lying_face_down_is_asked_for_its_tile_then_scored(open_page, tmp
     page.wait_for_selector("#total-value")
     assert page.input_value("#notation").startswith("[NNNN][2222m]")
 
+
+def test_the_flower_stepper_stops_at_none_and_at_a_sets_eight(open_page):
+    page = open_page()
+    assert page.locator("#flower-minus").is_disabled()
+    for _ in range(8):
+        page.click("#flower-plus")
+    assert page.locator("#flower-count").inner_text() == "8"
+    assert page.locator("#flower-plus").is_disabled()
+    page.click("#flower-minus")
+    assert page.locator("#flower-plus").is_enabled()
+
+
+@needs_scorer
+def test_manual_entry_of_the_seed_hand_shows_48(open_page):
     page = open_page(viewport=PHONE, locale="zh-CN")
     codes = ["5p"] * 3 + ["6p"] * 3 + ["7p"] * 3 + ["5s"] * 3 + ["6s", "7s"]
     for code in codes[:5]:
