@@ -228,11 +228,8 @@ def api_hand():
     Errors go to `webui.errors`, which gives their status and words them in the
     request's language.
     """
-    from webui.api import _read_json_object
+    from webui.api import _read_json_object, refuse_unknown
 
     obj = _read_json_object()
-    unknown = sorted(set(obj) - _HAND_FIELDS)
-    if unknown:
-        fields = ", ".join(repr(k[:40]) for k in unknown[:5])
-        raise ScoreError("unknown_field", fields=fields, known=", ".join(sorted(_HAND_FIELDS)))
+    refuse_unknown(obj, _HAND_FIELDS)
     return jsonify(parse_answer(obj["hand"]) if "hand" in obj else write_answer(obj))
