@@ -171,7 +171,8 @@ class PhotoReader:
             return
         with self._lock:
             too_long = (self._waiting + 1) * self._read_s / self.readers > WAIT_S
-            self._waiting += 0 if too_long else 1
+            if not too_long:
+                self._waiting += 1
         if too_long:
             raise Busy(self._retry_after())
         try:

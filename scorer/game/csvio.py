@@ -150,7 +150,7 @@ def _read_hand(row: list[str], col: dict[str, int], line: int) -> dict[str, Any]
         if cell[field]:
             hand[field] = cell[field]
     if cell["result"] == "win" or cell["self_drawn"]:
-        hand["self_drawn"] = _yes(row[col["self_drawn"]], line)
+        hand["self_drawn"] = _yes(cell["self_drawn"], line)
     for field in ("fans", "flowers"):
         if cell[field] and (cell["result"] == "win" or cell[field] != "0"):  # a draw's 0: none
             hand[field] = _int(cell[field], line, field)

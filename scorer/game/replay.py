@@ -59,7 +59,7 @@ def _penalties(players: list[str], raw: Any, whole_game: bool = False) -> list[d
     out = []
     for i, pen in enumerate(raw, 1):
         try:
-            out.append(_penalty(players, pen))
+            out.append(normalize_penalty(players, pen))
         except GameError as exc:
             raise exc.at("penalty", i) from None
     return out
@@ -68,10 +68,6 @@ def _penalties(players: list[str], raw: Any, whole_game: bool = False) -> list[d
 def normalize_penalty(players: list[str], pen: Any) -> dict[str, Any]:
     """One penalty checked and in canonical form (`player`, `kind`, `points` for a
     deduction): what is stored, whatever else the request carried."""
-    return _penalty(players, pen)
-
-
-def _penalty(players: list[str], pen: Any) -> dict[str, Any]:
     if not isinstance(pen, dict):
         raise GameError("bad_penalty.object")
     player = _player(players, pen.get("player"), "player")

@@ -26,12 +26,6 @@ SCHEMA_VERSION = 2
 
 #: SQLite's integer range: a game id, hand number or session outside it names nothing
 INT_MAX = 2**63 - 1
-#: the most fans a win, points a penalty and penalties a hand may carry: the replay's
-MAX_FANS, MAX_PENALTY_POINTS, MAX_PENALTIES = (
-    rules.MAX_FANS,
-    rules.MAX_PENALTY_POINTS,
-    rules.MAX_PENALTIES,
-)
 #: longest texts stored: who made a change, a game's name, tournament and table, a team
 MAX_WHO = 64
 MAX_DETAIL = 100
@@ -391,8 +385,6 @@ class GameStore:
         check_text("who", who, MAX_WHO)
         with self._transaction() as conn:
             game = self._game(conn, game_id)
-            if len(game.get("penalties", [])) >= MAX_PENALTIES:
-                raise GameError("bad_penalty.too_many_game", max=MAX_PENALTIES)
             penalty = normalize_penalty(game["players"], penalty)
             penalties = list(game.get("penalties", [])) + [penalty]
             replay({"players": game["players"], "hands": [], "penalties": penalties})
@@ -553,7 +545,7 @@ def _check_penalty(penalty: Any) -> None:
     if not isinstance(penalty, dict):
         raise GameError("bad_penalty.object")
     _unknown_fields(penalty, PENALTY_FIELDS)
-    _check_number("points", penalty.get("points"), 1, MAX_PENALTY_POINTS)
+    _check_number("points", penalty.get("points"), 1, rules.MAX_PENALTY_POINTS)
 
 
 def check_hand_input(hand: Any) -> None:
@@ -562,11 +554,11 @@ def check_hand_input(hand: Any) -> None:
     if not isinstance(hand, dict):
         raise GameError("bad_hand")
     _unknown_fields(hand, HAND_FIELDS)
-    _check_number("fans", hand.get("fans"), 0, MAX_FANS)
+    _check_number("fans", hand.get("fans"), 0, rules.MAX_FANS)
     penalties = hand.get("penalties")
     if isinstance(penalties, list):
-        if len(penalties) > MAX_PENALTIES:
-            raise GameError("bad_penalty.too_many", max=MAX_PENALTIES)
+        if len(penalties) > rules.MAX_PENALTIES:
+            raise GameError("bad_penalty.too_many", max=rules.MAX_PENALTIES)
         for i, pen in enumerate(penalties, 1):
             try:
                 _check_penalty(pen)
