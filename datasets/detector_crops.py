@@ -93,18 +93,32 @@ def _looked(samples: list[Sample], det, desc: str):
         yield s, img, found, work, dets, gt
 
 
+def _detector(detector_path: str | Path | None, table_path: str | Path | None):
+    """The run-time detector, with another table detector in place of the bundled one when
+    given (a training run's, to cut crops at the boxes it will give)."""
+    from vision.detect import TABLE_MODEL, Detector
+
+    table = Path(table_path) if table_path is not None else TABLE_MODEL
+    if not table.is_file():
+        raise FileNotFoundError(f"no table detector at {table}")
+    return Detector(detector_path, table_model=table)
+
+
 def detector_crops(
-    samples: list[Sample], store, detector_path: str | Path | None = None
+    samples: list[Sample],
+    store,
+    detector_path: str | Path | None = None,
+    table_path: str | Path | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Crops (stored by `store(img, box)`), labels and box sizes at the detector's boxes.
 
     The photo is read as the pipeline reads it (a stretched photo squeezed
     back first); detector boxes that match no labelled box are left out.
+    `table_path`: the table detector (default: bundled).
     """
-    from vision.detect import Detector
-
+    det = _detector(detector_path, table_path)
     crops, labels, sizes = [], [], []
-    for s, _, found, work, dets, gt in _looked(samples, Detector(detector_path), "detector crops"):
+    for s, _, found, work, dets, gt in _looked(samples, det, "detector crops"):
         boxes = np.array([d.box for d in found], np.float64).reshape(-1, 4)
         for i, j in enumerate(label_boxes(boxes, gt)):
             if j < 0:
@@ -121,7 +135,11 @@ def detector_crops(
 
 
 def row_view_crops(
-    samples: list[Sample], store: int, margin: float, detector_path: str | Path | None = None
+    samples: list[Sample],
+    store: int,
+    margin: float,
+    detector_path: str | Path | None = None,
+    table_path: str | Path | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Crops of the classifier's second view (`vision.classify.row_crops`), labelled by the
     labelled box beneath: crops, labels and sizes (along, across the row).
@@ -132,11 +150,10 @@ def row_view_crops(
     """
     from vision.classify import rect_warp
     from vision.config import DEFAULT
-    from vision.detect import Detector
     from vision.rows import tile_rects
     from vision.turn import turn_to_rows
 
-    det = Detector(detector_path)
+    det = _detector(detector_path, table_path)
     crops, labels, sizes = [], [], []
     for s, img, _, work, dets, gt in _looked(samples, det, "row-view crops"):
         if len(dets) < 2:

@@ -285,9 +285,11 @@ def detector_views(args: argparse.Namespace, out_dir: Path) -> tuple[tuple, tupl
         z = np.load(cache)
         return (z["c"], z["l"], z["s"]), (z["vc"], z["vl"], z["vs"])
     train_set = usable(load_split("train", args.data))
-    c, lab, sz = detector_crops(train_set, store_crop, args.detector)
+    c, lab, sz = detector_crops(train_set, store_crop, args.detector, args.table_detector)
     try:
-        v = detector_crops(load_split("valid", args.data), store_crop, args.detector)
+        v = detector_crops(
+            load_split("valid", args.data), store_crop, args.detector, args.table_detector
+        )
     except FileNotFoundError:
         v = (c[:0], lab[:0], sz[:0])
     np.savez(cache, c=c, l=lab, s=sz, vc=v[0], vl=v[1], vs=v[2])
@@ -306,7 +308,10 @@ def render_detector_views(
     images = sorted((root / "images").glob("*.*"))
     rng.shuffle(images)
     c, lab, sz = detector_crops(
-        render_samples(root, images[: args.render_images]), store_crop, args.detector
+        render_samples(root, images[: args.render_images]),
+        store_crop,
+        args.detector,
+        args.table_detector,
     )
     np.savez(cache, c=c, l=lab, s=sz)
     return c, lab, sz
@@ -328,7 +333,7 @@ def row_views(
         samples = render_samples(root, images[: args.render_images])
     else:
         samples = usable(load_split("train", args.data))
-    c, lab, sz = row_view_crops(samples, STORE, MARGIN_FACTOR, args.detector)
+    c, lab, sz = row_view_crops(samples, STORE, MARGIN_FACTOR, args.detector, args.table_detector)
     np.savez(cache, c=c, l=lab, s=sz)
     return c, lab, sz
 
@@ -529,6 +534,10 @@ def parser() -> argparse.ArgumentParser:
         help="also train on the tiles cut turned square to their rows, run time's second view",
     )
     p.add_argument("--detector", default=None, help="detector ONNX for those (default: bundled)")
+    p.add_argument(
+        "--table-detector", default=None,
+        help="table detector ONNX for those (default: bundled), e.g. a run about to ship",
+    )  # fmt: skip
     p.add_argument(
         "--init",
         default=None,

@@ -119,3 +119,15 @@ def test_row_view_crops_carry_the_label_of_the_tile_beneath(tmp_path) -> None:
     for c in crops:  # the light tile in the middle, the cloth above and below
         assert c[34:62, 34:62].mean() > 150
         assert np.concatenate([c[:8], c[-8:]]).mean() < 100
+
+
+def test_crops_at_another_table_detector_are_cut_where_it_boxes(tmp_path) -> None:
+    """A training run's table detector can stand in for the bundled one; a mistyped
+    path is refused, never quietly replaced by the bundled file."""
+    from vision.detect import TABLE_MODEL
+
+    sample = _drawn_photo(tmp_path)
+    with pytest.raises(FileNotFoundError, match="no table detector"):
+        detector_crops([sample], lambda photo, box: photo[:4, :4], None, tmp_path / "none.onnx")
+    crops, labels, _ = detector_crops([sample], lambda photo, box: photo[:4, :4], None, TABLE_MODEL)
+    assert len(crops) >= 6 and len(crops) == len(labels)
