@@ -61,25 +61,36 @@ def options():
     """For each situation flag, whether flipping it keeps the request scorable.
 
     The scorer's own validation decides (its error codes), so the page can
-    disable an option with the scorer's reason instead of guessing.
+    disable an option with the scorer's reason instead of guessing. When the
+    request itself is refused and flipping a flag would mend it (an option
+    ticked before the hand changed), that flag is marked `mends` with the
+    reason in the page's words, and `base_message` words the refusal so.
     """
     obj = _read_json_object()
-    base_code = None
+    lang = request_lang()
+    base = None
     try:
         _score_request(obj)
     except ScoreError as exc:
-        base_code = exc.code
+        base = exc
+    base_message = option_reason(base, lang) if base is not None else None
     flags = {}
     for flag in FLAGS:
         flipped = {**obj, flag: not bool(obj.get(flag, False))}
         try:
             _score_request(flipped)
             flags[flag] = {"possible": True}
+            if base is not None:
+                flags[flag].update(mends=True, message=base_message)
         except ScoreError as exc:
-            possible = exc.code == base_code
-            message = option_reason(exc, request_lang())
-            flags[flag] = {"possible": possible, "code": exc.code, "message": message}
-    return jsonify({"base_error": base_code, "flags": flags})
+            possible = base is not None and exc.code == base.code
+            flags[flag] = {
+                "possible": possible,
+                "code": exc.code,
+                "message": option_reason(exc, lang),
+            }
+    code = base.code if base is not None else None
+    return jsonify({"base_error": code, "base_message": base_message, "flags": flags})
 
 
 def photo_reader() -> PhotoReader:

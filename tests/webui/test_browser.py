@@ -234,6 +234,28 @@ def test_pasted_notation_and_referee_check(open_page):
 
 
 @needs_scorer
+def test_an_option_the_new_hand_rules_out_says_why_in_the_players_words(open_page):
+    """和绝张 ticked, then the hand corrected to hold the winning tile concealed: the
+    breakdown and the option itself name the option, never the API field."""
+    page = open_page(locale="en-US")
+    page.fill("#notation", "123m456m789m11p456p")
+    page.click("#notation-apply")
+    page.wait_for_selector("#total-value")
+    page.check("#flag-fourth_tile")
+    page.fill("#notation", "123m456m789m11p555p")  # won on 5p, two more 5p concealed
+    page.click("#notation-apply")
+    page.wait_for_selector("#result .msg.error")
+    page.wait_for_selector("#reason-fourth_tile:not([hidden])")
+    for where in ("#result .msg.error", "#reason-fourth_tile"):
+        text = page.locator(where).inner_text()
+        assert "Last of its kind" in text and "fourth_tile" not in text, text
+    page.uncheck("#flag-fourth_tile")
+    page.wait_for_selector("#total-value")
+    assert page.locator("#flag-fourth_tile").is_disabled()  # now ruled out, its reason kept
+    assert "Last of its kind" in page.locator("#reason-fourth_tile").inner_text()
+
+
+@needs_scorer
 def test_hand_under_eight_fans_shows_the_wrong_win_penalty(open_page):
     """Seed 000 (错和): a declared win under 8 fans pays 10 to each other player."""
     page = open_page(locale="en-US")

@@ -180,3 +180,23 @@ def test_a_disabled_option_says_why_in_the_pages_language(client, req, flag, lan
         simplified = client.post("/api/options", json=req, headers={"Accept-Language": "zh"})
         same = simplified.get_json()["flags"][flag]["message"] == message
         assert same == (lang == "zh")
+
+
+@pytest.mark.parametrize("lang", ["zh", "zh-Hant", "en"])
+def test_an_option_that_would_mend_a_refused_request_is_marked_with_the_reason(client, lang):
+    """和绝张 ticked on a hand that holds the winning tile concealed (a hand corrected
+    after the tick): unticking it mends the request, and the reason is in page words."""
+    req = {"hand": HOLDS_WIN, "fourth_tile": True}
+    body = client.post("/api/options", json=req, headers={"Accept-Language": lang}).get_json()
+    assert body["base_error"] == "contradictory_flags"
+    info = body["flags"]["fourth_tile"]
+    assert info["possible"] is True and info["mends"] is True
+    assert info["message"] == body["base_message"]
+    assert not any(name in body["base_message"] for name in FIELD_NAMES), body["base_message"]
+    assert "mends" not in body["flags"]["last_tile"]  # flipping it leaves the refusal
+
+
+def test_a_scorable_request_has_no_base_message(client):
+    body = client.post("/api/options", json={"hand": SEED_HAND}).get_json()
+    assert body["base_error"] is None and body["base_message"] is None
+    assert not any("mends" in info for info in body["flags"].values())

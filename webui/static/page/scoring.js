@@ -45,8 +45,10 @@ async function rescore() {
   const [res, opts] = await Promise.all([postJSON("/api/score", req), postJSON("/api/options", req)]);
   if (seq !== state.seq) return;
   state.result = res.error ? null : res;
-  state.error = res.error || null;
   state.options = opts.error ? null : opts;
+  // a refused situation is worded as the page names its options, not by API field
+  const worded = res.error && state.options && state.options.base_message;
+  state.error = worded ? { ...res.error, message: state.options.base_message } : res.error || null;
   state.highlight = null;
   render();
   document.dispatchEvent(new CustomEvent("mcr:scored"));

@@ -32,9 +32,11 @@ export function renderSituation() {
   for (const flag of [...FLAGS, "self_drawn"]) {
     const info = flags[flag];
     const blocked = info && !info.possible;
+    // an option ticked before the hand changed, now refused: its reason shows beside it
+    const mends = info && info.mends && flag !== "self_drawn" && s[flag];
     const reason = $(`reason-${flag}`);
-    reason.hidden = !blocked;
-    reason.textContent = blocked ? info.message : "";
+    reason.hidden = !(blocked || mends);
+    reason.textContent = blocked || mends ? info.message : "";
     if (flag === "self_drawn") {
       (s.self_drawn ? $("win-discard") : $("win-self")).disabled = !!blocked;
       (s.self_drawn ? $("win-self") : $("win-discard")).disabled = false;
