@@ -19,7 +19,7 @@ Chinese texts never show an internal field name.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any, ClassVar
 
 from scorer.messages import MESSAGES, TERMS
@@ -27,6 +27,9 @@ from scorer.messages import MESSAGES, TERMS
 #: the message languages of CONTRACTS.md; the first is the default
 LANGS = ("en", "zh", "zh-Hant")
 DEFAULT_LANG = "en"
+
+#: unknown fields an `unknown_field` refusal names, and the characters shown of each
+UNKNOWN_SHOWN, UNKNOWN_CHARS = 5, 40
 
 #: a catalogue: message id -> language -> text with `{parameters}`
 Catalogue = Mapping[str, Mapping[str, str]]
@@ -82,6 +85,15 @@ class McrError(ValueError):
         self.params = params
         self.where: tuple[tuple[str, int], ...] = ()
         super().__init__(message_id)
+
+    @classmethod
+    def refuse_unknown(cls, obj: Mapping, known: Collection[str]) -> None:
+        """This layer's `unknown_field` naming the keys of `obj` not in `known`: a typo never
+        passes silently, and a hostile key is never echoed whole (five, 40 characters each)."""
+        unknown = sorted(str(k) for k in obj if k not in known)
+        if unknown:
+            fields = ", ".join(repr(k[:UNKNOWN_CHARS]) for k in unknown[:UNKNOWN_SHOWN])
+            raise cls("unknown_field", fields=fields, known=", ".join(sorted(known)))
 
     def at(self, place: str, number: int) -> McrError:
         """The same error placed inside `place` `number` (outermost last added)."""

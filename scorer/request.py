@@ -59,11 +59,7 @@ def _type_name(value: object) -> str:
 def _check_fields(obj: object) -> dict:
     if not isinstance(obj, dict):
         raise ScoreError("bad_request", type=_type_name(obj))
-    unknown = sorted(str(k) for k in obj if k not in KNOWN_FIELDS)
-    if unknown:
-        raise ScoreError(
-            "unknown_field", fields=", ".join(unknown), known=", ".join(sorted(KNOWN_FIELDS))
-        )
+    ScoreError.refuse_unknown(obj, KNOWN_FIELDS)
     if "hand" not in obj:
         raise ScoreError("missing_field.hand")
     if not isinstance(obj["hand"], str):
@@ -73,15 +69,18 @@ def _check_fields(obj: object) -> dict:
     return obj
 
 
-def _check_id(value: object) -> None:
-    """An `id` is echoed back, so it must be small: its JSON at most MAX_ID_CHARS."""
+def _small_id(value: object) -> bool:
+    """Whether an `id` is small enough to echo back: its JSON at most MAX_ID_CHARS."""
     import json
 
     try:
-        text = json.dumps(value, ensure_ascii=False)
+        return len(json.dumps(value, ensure_ascii=False)) <= MAX_ID_CHARS
     except (TypeError, ValueError):
-        text = "x" * (MAX_ID_CHARS + 1)
-    if len(text) > MAX_ID_CHARS:
+        return False
+
+
+def _check_id(value: object) -> None:
+    if not _small_id(value):
         raise ScoreError("too_long.id", max=MAX_ID_CHARS)
 
 
@@ -212,9 +211,10 @@ def message_lang(request: object) -> str:
 def error_response(
     exc: McrError, request: object = None, lang: str | None = None
 ) -> dict[str, Any]:
-    """The contract error object in the request's language (or `lang`); echoes its `id`."""
+    """The contract error object in the request's language (or `lang`); echoes its `id`
+    where that is small enough to echo."""
     out: dict[str, Any] = exc.to_json(lang or message_lang(request))
-    if isinstance(request, dict) and "id" in request:
+    if isinstance(request, dict) and "id" in request and _small_id(request["id"]):
         out["id"] = request["id"]
     return out
 

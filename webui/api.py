@@ -42,15 +42,6 @@ def _read_json_object() -> dict:
     return obj
 
 
-def refuse_unknown(obj: dict, known: frozenset[str] | set[str]) -> None:
-    """`unknown_field` naming (up to five of) the fields of `obj` not in `known`: a typo
-    never passes silently."""
-    unknown = sorted(set(obj) - known)
-    if unknown:
-        fields = ", ".join(repr(k[:40]) for k in unknown[:5])
-        raise ScoreError("unknown_field", fields=fields, known=", ".join(sorted(known)))
-
-
 @bp.post("/api/score")
 def score():
     return jsonify(_score_request(_read_json_object()))
@@ -168,7 +159,7 @@ def check():
     if req is None:
         req = {k: v for k, v in obj.items() if k not in CHECK_FIELDS}
     else:
-        refuse_unknown(obj, CHECK_FIELDS | {"lang"})
+        ScoreError.refuse_unknown(obj, CHECK_FIELDS | {"lang"})
     if not isinstance(req, dict):
         raise RequestError("not_object.request")
     remember_lang(req)

@@ -63,9 +63,7 @@ def _body(fields: frozenset[str], optional: bool = False) -> dict[str, Any]:
         return {}
     data = parse_object(raw)
     remember_lang(data)
-    unknown = sorted(str(k)[:30] for k in data if k not in fields | {"lang"})
-    if unknown:
-        raise GameError("unknown_field", fields=", ".join(unknown), known=", ".join(sorted(fields)))
+    GameError.refuse_unknown(data, fields | {"lang"})
     return data
 
 

@@ -228,8 +228,8 @@ def api_hand():
     Errors go to `webui.errors`, which gives their status and words them in the
     request's language.
     """
-    from webui.api import _read_json_object, refuse_unknown
+    from webui.api import _read_json_object
 
     obj = _read_json_object()
-    refuse_unknown(obj, _HAND_FIELDS)
+    ScoreError.refuse_unknown(obj, _HAND_FIELDS)
     return jsonify(parse_answer(obj["hand"]) if "hand" in obj else write_answer(obj))

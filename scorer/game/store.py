@@ -535,16 +535,10 @@ def _check_number(field: str, value: Any, low: int, high: int) -> None:
         raise GameError("out_of_range", field=field, low=low, high=high, got=value)
 
 
-def _unknown_fields(obj: dict, known: frozenset[str]) -> None:
-    unknown = sorted(str(k)[:30] for k in obj if k not in known)
-    if unknown:
-        raise GameError("unknown_field", fields=", ".join(unknown), known=", ".join(sorted(known)))
-
-
 def _check_penalty(penalty: Any) -> None:
     if not isinstance(penalty, dict):
         raise GameError("bad_penalty.object")
-    _unknown_fields(penalty, PENALTY_FIELDS)
+    GameError.refuse_unknown(penalty, PENALTY_FIELDS)
     _check_number("points", penalty.get("points"), 1, rules.MAX_PENALTY_POINTS)
 
 
@@ -553,7 +547,7 @@ def check_hand_input(hand: Any) -> None:
     points in range (the replay checks the rules)."""
     if not isinstance(hand, dict):
         raise GameError("bad_hand")
-    _unknown_fields(hand, HAND_FIELDS)
+    GameError.refuse_unknown(hand, HAND_FIELDS)
     _check_number("fans", hand.get("fans"), 0, rules.MAX_FANS)
     penalties = hand.get("penalties")
     if isinstance(penalties, list):

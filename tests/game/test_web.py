@@ -166,3 +166,16 @@ def test_a_game_takes_a_bounded_number_of_whole_game_penalties(client):
     codes = [client.post(f"/game/api/{gid}/penalties", json=pen).status_code for _ in range(17)]
     assert codes == [201] * 16 + [400]
     assert len(client.get(f"/game/api/{gid}").get_json()["penalties"]) == 16
+
+
+def test_a_hostile_field_is_named_short_and_nothing_is_recorded(client):
+    """A hand posted with hundreds of unknown fields, one of 2,000 characters: the
+    refusal names a few of them, cut, and the sheet stays empty."""
+    gid = new_game(client)
+    junk = {f"k{i:04}": 1 for i in range(300)} | {"z" * 2_000: 1}
+    res = client.post(f"/game/api/{gid}/hands", json={"result": "draw", **junk})
+    assert res.status_code == 422
+    error = res.get_json()["error"]
+    assert error["code"] == "unknown_field" and "'k0000'" in error["message"]
+    assert len(error["message"]) < 600
+    assert client.get(f"/game/api/{gid}").get_json()["hands"] == []

@@ -167,3 +167,23 @@ def test_every_layer_derives_from_the_one_base():
     for cls in (ScoreError, GameError, PhotoError, ModelError, RequestError):
         assert issubclass(cls, McrError)
     assert not issubclass(PhotoError, ScoreError)  # a photo is not a score request
+
+
+def test_an_id_too_long_to_echo_is_refused_and_not_echoed():
+    """A batch line's `id` comes back with its answer (CONTRACTS.md); one longer than
+    the limit is the error itself, and its answer line stays short."""
+    answer = _batch({"hand": "123m456p789s123sEE", "id": "x" * 100_000})
+    assert answer["error"]["code"] == "too_long" and "id" not in answer
+    assert len(json.dumps(answer)) < 500
+
+
+def test_unknown_fields_are_named_but_never_echoed_whole():
+    """A typo is named; a hostile key (100,000 characters, or hundreds of keys) is cut."""
+    many = {f"k{i:04}": 1 for i in range(500)}
+    answer = _batch({"hand": "123m456p789s123sEE", "z" * 100_000: 1, **many})
+    assert answer["error"]["code"] == "unknown_field"
+    assert "'k0000'" in answer["error"]["message"]
+    assert len(answer["error"]["message"]) < 600
+    assert (
+        "'selfdrawn'" in _batch({"hand": "123m456p789s123sEE", "selfdrawn": 1})["error"]["message"]
+    )
