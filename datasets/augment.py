@@ -61,3 +61,21 @@ def ink_width(img: np.ndarray, rng: np.random.Generator, chance: float) -> np.nd
     kernel = np.ones((2, 2) if rng.random() < 0.7 else (3, 3), np.uint8)
     spread = rng.random() < 0.5
     return cv2.erode(img, kernel) if spread else cv2.dilate(img, kernel)
+
+
+#: saturation (OpenCV's 0-255) above which a pixel counts as ink, not face
+INK_SATURATION = 70
+
+
+def ink_hue(img: np.ndarray, rng: np.random.Generator, chance: float) -> np.ndarray:
+    """Coloured ink turned to another hue, at `chance`: sets print their dots, bamboos
+    and characters in their own colours (blue or green dots, red or black 万), and the
+    kind is in the shape, not the colour. The face (pale, unsaturated) keeps its tint."""
+    if rng.random() >= chance:
+        return img
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+    ink = hsv[..., 1] > INK_SATURATION
+    turn = int(rng.integers(20, 160))  # OpenCV hue runs 0-179
+    hue = hsv[..., 0].astype(np.int32)
+    hsv[..., 0] = np.where(ink, (hue + turn) % 180, hue).astype(np.uint8)
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)

@@ -23,7 +23,7 @@ import torch.nn.functional as F
 from tqdm import tqdm
 
 from datasets import ledger
-from datasets.augment import ink_width, photometric
+from datasets.augment import ink_hue, ink_width, photometric
 from datasets.cmdv4 import Sample, load_split
 from datasets.detector_crops import detector_crops, render_samples, row_view_crops
 from datasets.label_check import usable
@@ -430,11 +430,12 @@ def train(args: argparse.Namespace) -> None:
     weights = view_weights(labels, is_rendered, args.render_share)
     print(f"train crops {len(crops)} valid crops {len(vcrops)}", flush=True)
 
+    def _inked(v: np.ndarray, r: np.random.Generator) -> np.ndarray:
+        return ink_hue(ink_width(v, r, args.ink_width), r, args.ink_hue)
+
     def make(r: np.random.Generator) -> tuple[torch.Tensor, torch.Tensor]:
         idx = r.choice(len(crops), args.batch, p=weights)
-        v = np.stack(
-            [photometric(ink_width(view(crops[i], sizes[i], r), r, args.ink_width), r) for i in idx]
-        )
+        v = np.stack([photometric(_inked(view(crops[i], sizes[i], r), r), r) for i in idx])
         return torch.from_numpy(to_input(v)), torch.from_numpy(labels[idx])
 
     device = torch.device(args.device)
@@ -522,6 +523,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--ink-width", type=float, default=0.0,
         help="share of training views with strokes thickened or thinned (other tile sets)",
+    )  # fmt: skip
+    p.add_argument(
+        "--ink-hue", type=float, default=0.0,
+        help="share of training views with coloured ink turned to another hue (other sets)",
     )  # fmt: skip
     p.add_argument(
         "--detector-boxes",

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.augment import ink_width
+from datasets.augment import ink_hue, ink_width
 from datasets.cmdv4 import Sample
 from datasets.label_check import load_excluded, matched_share, overlap_share, suspicious, usable
 from datasets.views import CROP, make_targets, random_view, warp_boxes
@@ -222,3 +222,22 @@ def test_ink_width_at_no_chance_leaves_the_view() -> None:
     face = _engraved_face()
     out = ink_width(face, np.random.default_rng(0), chance=0.0)
     assert np.array_equal(out, face)
+
+
+def test_ink_hue_turns_coloured_ink_and_keeps_the_face_and_black_ink() -> None:
+    """Sets print their pips in their own colours: a red stroke comes out another
+    colour, while the ivory face and a black stroke keep theirs."""
+    face = np.full((64, 64, 3), (215, 235, 245), np.uint8)  # ivory (BGR)
+    face[10:54, 20:26] = (30, 30, 200)  # red ink
+    face[10:54, 40:46] = (30, 30, 30)  # black ink
+    before = face.copy()
+    reds = set()
+    for seed in range(20):
+        out = ink_hue(face, np.random.default_rng(seed), chance=1.0)
+        ink = tuple(int(c) for c in out[32, 22])
+        assert np.abs(np.array(ink) - (30, 30, 200)).max() > 60  # another colour
+        reds.add(ink)
+        assert np.abs(out[0:8].astype(int) - face[0:8]).max() <= 3
+        assert np.abs(out[32, 42].astype(int) - 30).max() <= 3
+    assert np.array_equal(face, before) and len(reds) > 3
+    assert np.array_equal(ink_hue(face, np.random.default_rng(0), chance=0.0), face)
