@@ -187,7 +187,7 @@ SPECIFIC: list[tuple[str, str, str, dict, str | None]] = [
     ("rec_fans_huge", "POST", "/game/api/1/hands", body({**WIN, "fans": 10**30}), None),
     ("rec_fans_1e15", "POST", "/game/api/1/hands", body({**WIN, "fans": 10**15}), "out_of_range"),
     ("rec_fans_1001", "POST", "/game/api/1/hands", body({**WIN, "fans": 1001}), "out_of_range"),
-    ("rec_fans_neg", "POST", "/game/api/1/hands", body({**WIN, "fans": -8}), "out_of_range"),
+    ("rec_fans_neg", "POST", "/game/api/1/hands", body({**WIN, "fans": -8}), "below_minimum"),
     ("rec_fans_float", "POST", "/game/api/1/hands", body({**WIN, "fans": 8.5}), None),
     ("rec_fans_str", "POST", "/game/api/1/hands", body({**WIN, "fans": "8"}), None),
     (
@@ -203,6 +203,13 @@ SPECIFIC: list[tuple[str, str, str, dict, str | None]] = [
         "/game/api/1/hands",
         body({**WIN, "penalties": [{"player": "Cy", "kind": "deduction", "points": 5000}]}),
         "out_of_range",
+    ),
+    (  # the rules' own words for a penalty of no points, as the replay gives them
+        "rec_points_neg",
+        "POST",
+        "/game/api/1/hands",
+        body({**WIN, "penalties": [{"player": "Cy", "kind": "deduction", "points": -5}]}),
+        "bad_penalty",
     ),
     (
         "rec_penalty_field",
