@@ -51,16 +51,26 @@ _SEPARATOR = {"en": ", ", "zh": "，", "zh-Hant": "，"}
 _COLON = {"en": ": ", "zh": "：", "zh-Hant": "："}
 
 
+#: primary language subtags written in Chinese characters: Chinese, Mandarin, Cantonese
+CHINESE = ("zh", "cmn", "yue")
+
+
+def is_chinese(tag: str) -> bool:
+    """Whether a language tag (`zh-TW`, `cmn-Hans`, `yue_HK`) names a Chinese language."""
+    return tag.strip().replace("_", "-").casefold().split("-")[0] in CHINESE
+
+
 def pick_lang(value: object) -> str:
-    """One of LANGS for a requested language (`both` and unknown ones read as English)."""
-    if isinstance(value, str):
-        tag = value.strip().replace("_", "-").casefold()
-        if tag.startswith("zh"):
-            parts = tag.split("-")
-            if "hans" in parts:  # the script decides before the region: zh-Hans-HK
-                return "zh"
-            traditional = "hant" in parts or any(p in ("tw", "hk", "mo") for p in parts)
-            return "zh-Hant" if traditional else "zh"
+    """One of LANGS for a requested language (`both` and unknown ones read as English).
+
+    The script decides before the region (zh-Hans-HK is simplified); without
+    either, Cantonese reads traditional, as Hong Kong writes it."""
+    if isinstance(value, str) and is_chinese(value):
+        parts = value.strip().replace("_", "-").casefold().split("-")
+        if "hans" in parts:
+            return "zh"
+        traditional = "hant" in parts or any(p in ("tw", "hk", "mo") for p in parts)
+        return "zh-Hant" if traditional or parts[0] == "yue" else "zh"
     return DEFAULT_LANG
 
 

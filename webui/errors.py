@@ -16,8 +16,9 @@ import logging
 from flask import Flask, current_app, g, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from scorer.errors import DEFAULT_LANG, McrError, ScoreError, pick_lang
+from scorer.errors import DEFAULT_LANG, McrError, ScoreError, is_chinese, pick_lang
 from scorer.game.errors import GameError
+from scorer.request import LANGS as BODY_LANGS
 from vision.errors import ModelError, PhotoError
 
 log = logging.getLogger(__name__)
@@ -275,9 +276,11 @@ def status_for(exc: McrError) -> int:
 
 
 def remember_lang(body: object) -> None:
-    """Note a JSON body's `lang`, for the messages of this request's errors."""
-    if isinstance(body, dict) and isinstance(body.get("lang"), str):
-        g.mcr_lang = pick_lang(body["lang"])
+    """Note a JSON body's `lang`, for the messages of this request's errors; one we do
+    not speak (`fr`, refused by the scorer) leaves the cookie's or browser's language."""
+    lang = body.get("lang") if isinstance(body, dict) else None
+    if lang in BODY_LANGS:
+        g.mcr_lang = pick_lang(lang)
 
 
 #: the cookie the page keeps its reader's language in (pages the server writes follow it)
@@ -295,7 +298,7 @@ def request_lang() -> str:
         return cookie
     for tag, _quality in request.accept_languages:
         tag = tag.casefold()
-        if tag.startswith("zh"):
+        if is_chinese(tag):
             return pick_lang(tag)
         if tag.startswith("en") or tag == "*":
             return "en"

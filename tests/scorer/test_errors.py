@@ -115,6 +115,10 @@ def test_language_tags():
     assert pick_lang("zh-Hans-HK") == "zh" and pick_lang("zh-Hans-TW") == "zh"
     assert pick_lang("zh-Hant-CN") == "zh-Hant"
     assert pick_lang("en-GB") == "en"
+    # Mandarin and Cantonese by their own subtags; Cantonese reads traditional unless told
+    assert pick_lang("cmn-Hant-TW") == "zh-Hant" and pick_lang("cmn-Hans") == "zh"
+    assert pick_lang("cmn") == "zh" and pick_lang("yue-HK") == "zh-Hant"
+    assert pick_lang("yue") == "zh-Hant" and pick_lang("yue-Hans") == "zh"
     assert pick_lang("both") == "en"
     assert pick_lang(None) == "en"
 

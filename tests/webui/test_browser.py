@@ -287,6 +287,26 @@ def test_a_taiwanese_browser_starts_in_traditional_chinese(open_page):
     assert page.locator("#situation-card h2").inner_text() == "和牌情況"
 
 
+TAGS = ["zh", "zh-CN", "zh-TW", "zh-Hans-HK", "zh-Hant-CN", "zh_HK", "cmn-Hant-TW",
+        "cmn-Hans", "cmn", "yue", "yue-HK", "yue-Hans", "en-GB"]  # fmt: skip
+
+
+def test_the_page_and_the_server_read_a_browser_language_alike(open_page):
+    """A tablet whose browser asks for Cantonese or Mandarin by their own tags gets
+    Chinese, and the page picks the same script as the server's messages."""
+    from scorer.errors import pick_lang
+
+    page = open_page()
+    got = page.evaluate(
+        "async (tags) => { const m = await import('/static/i18n.js');"
+        " return tags.map((t) => m.productLang(t)); }",
+        TAGS,
+    )
+    assert got == [pick_lang(t) for t in TAGS]
+    assert got[TAGS.index("yue-HK")] == got[TAGS.index("cmn-Hant-TW")] == "zh-Hant"
+    assert page.evaluate("async () => (await import('/static/i18n.js')).productLang('fr')") is None
+
+
 @needs_scorer
 def test_language_switch_renames_the_fans(open_page):
     page = open_page(locale="zh-CN")

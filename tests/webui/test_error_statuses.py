@@ -56,6 +56,8 @@ def test_accept_language_picks_the_message_language(client):
         ("zh-TW", "zh-Hant"),
         ("zh-Hant-HK;q=0.8, fr;q=0.9", "zh-Hant"),
         ("fr, en;q=0.5", "en"),
+        ("yue-HK", "zh-Hant"),
+        ("cmn-Hans-CN, en;q=0.5", "zh"),
     ):
         resp = client.post("/api/score", json=NOT_WINNING, headers={"Accept-Language": header})
         assert _message(resp, 422) == exc.message_in(lang), header
@@ -66,6 +68,14 @@ def test_the_body_lang_wins_over_the_header(client):
         "/api/score", json={**NOT_WINNING, "lang": "zh-Hant"}, headers={"Accept-Language": "en"}
     )
     assert _message(resp, 422) == ScoreError("not_winning").message_in("zh-Hant")
+
+
+def test_a_body_lang_we_do_not_speak_is_refused_in_the_headers_language(client):
+    resp = client.post(
+        "/api/score", json={**NOT_WINNING, "lang": "fr"}, headers={"Accept-Language": "zh"}
+    )
+    assert resp.get_json()["error"]["code"] == "bad_lang"
+    assert _message(resp, 422) == ScoreError("bad_lang", got="'fr'").message_in("zh")
 
 
 def test_request_errors_and_http_errors_speak_the_header_language(client):

@@ -28,9 +28,9 @@ const T = {
   kind_stray: ["散牌", "散牌", "Loose tiles"],
   hand_null: ["没有认出完整的和牌，请检查下面的牌。", "沒有認出完整的和牌，請檢查下面的牌。", "No complete hand was read; check the tiles below."],
   photo_warnings: ["识别提示 {n} 条", "辨識提示 {n} 條", "{n} note(s) from the photo reader"],
-  net_error: ["连不上服务器。", "連不上服務器。", "Could not reach the server."],
+  net_error: ["连不上服务器。", "連不上伺服器。", "Could not reach the server."],
   too_big: ["照片太大（上限 25 MB）。", "照片太大（上限 25 MB）。", "The photo is too large (limit 25 MB)."],
-  server_error: ["服务器出错了（HTTP {n}），请再试一次。", "服務器出錯了（HTTP {n}），請再試一次。", "The server answered with an error (HTTP {n}); please try again."],
+  server_error: ["服务器出错了（HTTP {n}），请再试一次。", "伺服器出錯了（HTTP {n}），請再試一次。", "The server answered with an error (HTTP {n}); please try again."],
   hand: ["手牌", "手牌", "Hand"],
   clear: ["清空", "清空", "Clear"],
   use_notation: ["使用", "使用", "Use"],
@@ -224,11 +224,12 @@ const BY_CODE = new Map(TILES.map((x) => [x.code, x]));
 
 /** The product language of a browser language tag (zh-TW -> zh-Hant), or null. */
 export function productLang(tag) {
-  const t = String(tag || "").toLowerCase();
-  if (/^zh-(hant|tw|hk|mo)/.test(t)) return "zh-Hant";
-  if (t.startsWith("zh")) return "zh";
-  if (t.startsWith("en")) return "en";
-  return null;
+  // as the server's scorer.errors.pick_lang: the script before the region, Cantonese traditional
+  const parts = String(tag || "").toLowerCase().replace(/_/g, "-").split("-");
+  if (!["zh", "cmn", "yue"].includes(parts[0])) return parts[0] === "en" ? "en" : null;
+  if (parts.includes("hans")) return "zh";
+  const traditional = parts.includes("hant") || parts.some((p) => ["tw", "hk", "mo"].includes(p));
+  return traditional || parts[0] === "yue" ? "zh-Hant" : "zh";
 }
 
 function initialLang() {
