@@ -144,6 +144,13 @@ def check_situation(hand: Hand, sit: Situation) -> Situation:
     return sit
 
 
+def check_shape(obj: object) -> None:
+    """Refuse a request whose fields or their types are wrong (before any hand check):
+    what asks about a request's options must first be a well-formed request."""
+    situation_from(_check_fields(obj))
+    request_lang(obj)
+
+
 def parse_request(obj: dict) -> tuple[Hand, Situation]:
     """Validate a score request; the hand and situation to score, or ScoreError."""
     obj = _check_fields(obj)

@@ -57,7 +57,10 @@ def options():
     ticked before the hand changed), that flag is marked `mends` with the
     reason in the page's words, and `base_message` words the refusal so.
     """
+    from scorer.request import check_shape
+
     obj = _read_json_object()
+    check_shape(obj)  # a mistyped flag is the request's error, not an option to mend
     lang = request_lang()
     base = None
     try:

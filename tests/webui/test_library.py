@@ -200,3 +200,28 @@ def test_a_scorable_request_has_no_base_message(client):
     body = client.post("/api/options", json={"hand": SEED_HAND}).get_json()
     assert body["base_error"] is None and body["base_message"] is None
     assert not any("mends" in info for info in body["flags"].values())
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"hand": SEED_HAND, "kong": "yes"},
+        {"hand": SEED_HAND, "kong": "false"},
+        {"hand": SEED_HAND, "self_drawn": 1},
+        {"hand": SEED_HAND, "fourth_tile": None},
+        {"hand": SEED_HAND, "flowers": "2"},
+        {"hand": SEED_HAND, "seat_wind": "X"},
+        {"hand": SEED_HAND, "selfdrawn": True},
+        {"hand": SEED_HAND, "lang": "fr"},
+        {"hand": 5},
+        {},
+    ],
+)
+def test_options_of_a_malformed_request_are_a_4xx_not_a_mend(client, body):
+    """A mistyped flag (the string "false") is the request's error: no flag is offered
+    as mending it."""
+    resp = client.post("/api/options", json=body)
+    assert resp.status_code == 422, resp.get_json()
+    assert resp.get_json()["error"]["code"] in {
+        "bad_type", "unknown_field", "missing_field", "bad_flowers", "bad_wind", "bad_lang"
+    }  # fmt: skip
