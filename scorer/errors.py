@@ -45,7 +45,7 @@ WHERE: Catalogue = {
 }
 
 #: the parameters whose values are terms (a request field, a meld kind, a fan name)
-TERM_PARAMS = ("field", "kind", "first", "second")
+TERM_PARAMS = ("field", "kind", "first", "second", "read", "tiles")
 
 _SEPARATOR = {"en": ", ", "zh": "，", "zh-Hant": "，"}
 _COLON = {"en": ": ", "zh": "：", "zh-Hant": "："}

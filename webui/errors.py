@@ -204,6 +204,7 @@ TERMS: dict[str, dict[str, str]] = {
     "name": {"zh": "名称", "zh-Hant": "名稱"},
     "tournament": {"zh": "比赛名称", "zh-Hant": "比賽名稱"},
     "table": {"zh": "桌号", "zh-Hant": "桌號"},
+    "who": {"zh": "记录人", "zh-Hant": "記錄人"},
 }
 
 

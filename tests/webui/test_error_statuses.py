@@ -7,6 +7,8 @@ English by default.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from scorer.errors import ScoreError
@@ -114,3 +116,24 @@ def test_a_page_says_the_language_it_speaks(client, header, lang):
     for path in ("/no/such/page", "/"):
         html = client.get(path, headers={"Accept-Language": header}).get_data(as_text=True)
         assert f'<html lang="{lang}">' in html
+
+
+ZH = {"Accept-Language": "zh"}
+
+
+def test_a_chinese_message_names_an_empty_meld_and_meld_kinds_in_chinese(client):
+    empty = client.post("/api/score", json={"hand": "[]"}, headers=ZH).get_json()["error"]
+    assert "空的" in empty["message"] and "nothing" not in empty["message"]
+    meld = {"melds": [{"kind": "chow", "tiles": ["1m", "1m", "1m"]}]}
+    kinds = client.post("/api/hand", json=meld, headers=ZH).get_json()["error"]["message"]
+    assert "顺子" in kinds and "刻子" in kinds and not re.search(r"[A-Za-z]{3}", kinds), kinds
+
+
+@pytest.mark.parametrize("who", [None, 5, ["t"]])
+def test_a_chinese_message_names_the_recorder_not_the_field(client, who):
+    game = client.post("/game/api/games", json={"players": ["甲", "乙", "丙", "丁"]}).get_json()
+    body = {"result": "draw", "who": who}
+    resp = client.post(f"/game/api/{game['id']}/hands", json=body, headers=ZH)
+    assert 400 <= resp.status_code < 500
+    message = resp.get_json()["error"]["message"]
+    assert "记录人" in message and "who" not in message, message
