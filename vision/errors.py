@@ -147,6 +147,26 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "{where} 的候选牌格式不对。",
         "zh-Hant": "{where} 的候選牌格式不對。",
     },
+    "bad_tiles.probabilities": {
+        "en": "{where} has a confidence and alternatives that add up to more than 1.",
+        "zh": "{where} 的把握和候选牌概率加起来超过 1。",
+        "zh-Hant": "{where} 的把握和候選牌機率加起來超過 1。",
+    },
+    "bad_tiles.outside": {
+        "en": "{where} lies outside the photo, or is less than a pixel wide or high.",
+        "zh": "{where} 不在照片里，或宽高不到一个像素。",
+        "zh-Hant": "{where} 不在照片裡，或寬高不到一個像素。",
+    },
+    "unknown_field": {
+        "en": "unknown field(s) {fields}; known: {known}",
+        "zh": "请求里有不认识的项目：{fields}",
+        "zh-Hant": "請求裡有不認識的項目：{fields}",
+    },
+    "bad_tiles.image": {
+        "en": "'image' must be the photo's name, as text.",
+        "zh": "照片名称必须是文字。",
+        "zh-Hant": "照片名稱必須是文字。",
+    },
     "bad_tiles.up": {
         "en": "{where} has a face direction that is not two numbers.",
         "zh": "{where} 的牌面方向必须是两个数。",

@@ -28,6 +28,10 @@ MOST_ALTERNATIVES = 43
 MOST_PIXELS = 100_000
 #: what a tile's reading keeps on classes it did not name
 FLOOR = 1e-4
+#: how far past 1 a tile's listed probabilities may add up (each is rounded to 4 places)
+SUM_SLACK = 0.01
+#: the fields of a request
+FIELDS = frozenset(("tiles", "ignored", "size", "image", "lang"))
 
 
 def _number(value: Any, lo: float, hi: float, where: str) -> float:
@@ -55,6 +59,8 @@ def tile_read(tile: Any, where: str) -> TileRead:
     x1, y1, x2, y2 = (_number(v, -MOST_PIXELS, MOST_PIXELS, where) for v in box)
     if x2 <= x1 or y2 <= y1:
         raise TileListError("bad_tiles.box", where=where)
+    if x2 - x1 < 1 or y2 - y1 < 1:  # the answer's boxes are rounded to 0.1 px
+        raise TileListError("bad_tiles.outside", where=where)
     listed = np.zeros(len(CODES))
     alternatives = tile.get("alternatives") or []
     if not isinstance(alternatives, list) or len(alternatives) > MOST_ALTERNATIVES:
@@ -65,7 +71,9 @@ def tile_read(tile: Any, where: str) -> TileRead:
         listed[INDEX[_code(alt.get("tile"), where)]] = _number(alt.get("p", 0), 0, 1, where)
     confidence = _number(tile.get("confidence", 1.0), 0, 1, where)
     listed[INDEX[code]] = confidence  # the tile as the result named it, at its confidence
-    probs = _spread(listed)
+    if listed.sum() > 1 + SUM_SLACK:
+        raise TileListError("bad_tiles.probabilities", where=where)
+    probs = _spread(listed, INDEX[code])
     up = tile.get("up")
     if up is not None:
         if not isinstance(up, list) or len(up) != 2:
@@ -74,13 +82,16 @@ def tile_read(tile: Any, where: str) -> TileRead:
     return TileRead(Detection((x1, y1, x2, y2), confidence), probs, chosen=code, up=up)
 
 
-def _spread(listed: np.ndarray) -> np.ndarray:
+def _spread(listed: np.ndarray, named: int) -> np.ndarray:
     """A reading from the probabilities listed: what they leave is spread over the classes
-    not listed, so each listed one reads back as it was sent."""
+    not listed, so each listed one reads back as it was sent; no class left unlisted
+    reads likelier than the tile named, however unsure it was sent."""
     rest = listed == 0
+    rest[named] = False
     left = max(0.0, 1.0 - float(listed.sum()))
     probs = listed.copy()
-    probs[rest] = max(left / max(int(rest.sum()), 1), FLOOR)
+    probs[named] = max(probs[named], FLOOR)
+    probs[rest] = min(max(left / max(int(rest.sum()), 1), FLOOR), probs[named] / 2)
     return probs / probs.sum()
 
 
@@ -125,6 +136,11 @@ def read_group(body: Any) -> dict[str, Any]:
 
     if not isinstance(body, dict):
         raise TileListError("bad_tiles.body")
+    TileListError.refuse_unknown(body, FIELDS)
+    image = body.get("image", "")
+    if not isinstance(image, str):
+        raise TileListError("bad_tiles.image")
+    width, height = _size(body.get("size"))
     hand = tile_list(body.get("tiles"), "tiles")
     if len(hand) > DEFAULT.hand_most:  # no hand lays down more: not worth a layout's search
         raise TileListError("bad_tiles.hand", most=DEFAULT.hand_most)
@@ -134,12 +150,22 @@ def read_group(body: Any) -> dict[str, Any]:
     for kind, rs in ignored:
         pieces.append(Piece(kind, tuple(range(start, start + len(rs)))))
         start += len(rs)
-    width, height = _size(body.get("size"))
+    _inside(every, hand, ignored, (width, height))
     return assemble(
-        every,
-        tuple(range(len(hand))),
-        read_hand(hand),
-        pieces,
-        str(body.get("image", ""))[:200],
-        (width, height),
+        every, tuple(range(len(hand))), read_hand(hand), pieces, image[:200], (width, height)
     )
+
+
+def _inside(every: list[TileRead], hand: list, ignored: list, size: tuple[int, int]) -> None:
+    """Refuse a box lying wholly outside the photo whose size was sent (one cut by its
+    edge is a tile partly in view, and is marked so)."""
+    width, height = size
+    if not width or not height:
+        return
+    names = [f"tiles[{i}]" for i in range(len(hand))] + [
+        f"ignored[{g}].tiles[{i}]" for g, (_, rs) in enumerate(ignored) for i in range(len(rs))
+    ]
+    for read, where in zip(every, names, strict=True):
+        x1, y1, x2, y2 = read.detection.box
+        if x2 <= 0 or y2 <= 0 or x1 >= width or y1 >= height:
+            raise TileListError("bad_tiles.outside", where=where)

@@ -100,6 +100,15 @@ BAD = [
     ("size_list", {"tiles": [], "size": [1600, 1200]}),
     ("size_negative", {"tiles": [], "size": {"width": -5, "height": 10}}),
     ("size_huge", {"tiles": [], "size": {"width": 1e300, "height": 10}}),
+    ("unknown_field", {"tiles": [], "tile": []}),
+    ("image_object", {"tiles": [], "image": {"a": 1}}),
+    ("probabilities_past_one", {"tiles": [_tile("5p", 0, confidence=0.9,
+                                                alternatives=[{"tile": "1m", "p": 0.5}])]}),
+    ("box_under_a_pixel", {"tiles": [{"tile": "1m", "box": [10, 10, 10.04, 60]}]}),
+    ("box_outside_the_photo", {"tiles": [_tile("1m", 5000)],
+                               "size": {"width": 640, "height": 480}}),
+    ("box_left_of_the_photo", {"tiles": [], "size": {"width": 640, "height": 480},
+                               "ignored": [{"kind": "stray", "tiles": [_tile("1m", -100)]}]}),
 ]  # fmt: skip
 
 
@@ -124,6 +133,16 @@ def test_a_tile_reads_back_as_it_was_sent(client) -> None:
     out = _post(client, {"tiles": [], "ignored": [{"kind": "stray", "tiles": [tile]}]}).get_json()
     back = out["ignored"][0]["tiles"][0]
     assert back["tile"] == "5m" and back["confidence"] == pytest.approx(0.3, abs=1e-3)
+
+
+def test_an_unsure_tile_keeps_its_name_over_every_tile_not_listed(client) -> None:
+    """A tile sent at no confidence and without alternatives is still the tile named,
+    not whichever kind comes first in the code list."""
+    for confidence in (0, 0.001):
+        tile = _tile("5p", 0, confidence=confidence)
+        body = {"tiles": [], "ignored": [{"kind": "stray", "tiles": [tile]}]}
+        back = _post(client, body).get_json()["ignored"][0]["tiles"][0]
+        assert back["tile"] == "5p", confidence
 
 
 @needs_scorer
