@@ -65,6 +65,22 @@ class HandError(ScoreError):
             "zh": "只有杠才能是加杠",
             "zh-Hant": "只有槓才能是加槓",
         },
+        "bad_meld.promoted_concealed": {
+            "en": "a promoted kong (加杠) grew from a claimed pung: it needs the seat it was "
+            "claimed from",
+            "zh": "加杠是碰出的刻子加成的杠，要写明是从谁那里碰的",
+            "zh-Hant": "加槓是碰出的刻子加成的槓，要寫明是從誰那裡碰的",
+        },
+        "bad_meld.list": {
+            "en": "the melds are a list of meld objects",
+            "zh": "副露必须是一组副露的列表",
+            "zh-Hant": "副露必須是一組副露的列表",
+        },
+        "bad_request.both": {
+            "en": "send either a written hand or its melds and tiles, not both",
+            "zh": "只能发送牌谱写法或副露和牌之一，不能两者都发",
+            "zh-Hant": "只能傳送牌譜寫法或副露和牌之一，不能兩者都傳",
+        },
         "bad_meld_number.claimed": {
             "en": "a meld's 'claimed' is a whole number 0-3",
             "zh": "副露是谁打出的，只能是 0 到 3",
@@ -195,6 +211,8 @@ def _meld_text(meld: object) -> str:
         raise HandError("bad_meld_number.promoted")
     if promoted and meld.get("kind") != MeldKind.KONG:
         raise HandError("bad_meld.promoted")
+    if promoted and claimed == 0:  # a promoted kong grew from a claimed pung
+        raise HandError("bad_meld.promoted_concealed")
     body = format_tiles(tiles)
     if meld.get("kind") == MeldKind.KONG and claimed == 0:
         return f"[{body}]"
@@ -205,7 +223,9 @@ def _meld_text(meld: object) -> str:
 def write_answer(obj: dict[str, Any]) -> dict[str, Any]:
     """The notation of a hand held as melds, concealed tiles and a winning tile."""
     melds = obj.get("melds", [])
-    if not isinstance(melds, list) or len(melds) > MAX_MELDS:
+    if not isinstance(melds, list):
+        raise HandError("bad_meld.list")
+    if len(melds) > MAX_MELDS:
         raise HandError("too_many_melds.list", max=MAX_MELDS)
     concealed = _playing_tiles(obj.get("concealed", []), "concealed", MAX_TILES)
     winning = obj.get("winning")
@@ -232,4 +252,6 @@ def api_hand():
 
     obj = _read_json_object()
     ScoreError.refuse_unknown(obj, _HAND_FIELDS)
+    if "hand" in obj and set(obj) & {"melds", "concealed", "winning"}:
+        raise HandError("bad_request.both")
     return jsonify(parse_answer(obj["hand"]) if "hand" in obj else write_answer(obj))

@@ -225,3 +225,27 @@ def test_options_of_a_malformed_request_are_a_4xx_not_a_mend(client, body):
     assert resp.get_json()["error"]["code"] in {
         "bad_type", "unknown_field", "missing_field", "bad_flowers", "bad_wind", "bad_lang"
     }  # fmt: skip
+
+
+def test_a_promoted_kong_needs_the_seat_it_was_claimed_from(client):
+    """加杠 grows from a claimed pung: a concealed kong sent as promoted is refused, not
+    written as a concealed kong with the flag dropped."""
+    meld = {"kind": "kong", "tiles": ["1m"] * 4, "claimed": 0, "promoted": True}
+    resp = client.post("/api/hand", json={"melds": [meld]}, headers={"Accept-Language": "zh"})
+    assert resp.status_code == 422 and "加杠" in resp.get_json()["error"]["message"]
+    meld["claimed"] = 2
+    assert client.post("/api/hand", json={"melds": [meld]}).get_json()["hand"] == "[1111m,6]"
+
+
+def test_melds_not_a_list_are_named_as_such(client):
+    resp = client.post("/api/hand", json={"melds": {}})
+    assert resp.status_code == 422
+    assert "list" in resp.get_json()["error"]["message"]
+    assert "at most" not in resp.get_json()["error"]["message"]
+
+
+def test_a_written_hand_and_melds_together_are_refused(client):
+    """Either the notation or the structure: one of them would be silently dropped."""
+    body = {"hand": SEED_HAND, "melds": [{"kind": "pung", "tiles": ["1m"] * 3}]}
+    resp = client.post("/api/hand", json=body)
+    assert 400 <= resp.status_code < 500 and resp.get_json()["error"]["code"] == "bad_request"

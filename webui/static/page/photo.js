@@ -61,7 +61,7 @@ function meldFromRecognition(m, used) {
   const givers = { left: 1, opposite: 2, right: 3 };
   const claimed = m.concealed ? 0 : (typeof m.claimed === "number" ? m.claimed : givers[m.giver] || 1);
   const sorted = kind === "chow" ? [...codes].sort(byHandOrder) : codes;
-  const promoted = kind === "kong" && !!m.promoted;  // only a kong is ever promoted (加杠)
+  const promoted = kind === "kong" && claimed !== 0 && !!m.promoted;  // a claimed kong only (加杠)
   return { kind, claimed, promoted, tiles: sorted.map((c) => tile(c, takeSource(c, used))) };
 }
 
