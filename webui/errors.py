@@ -129,6 +129,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "修改记分表需要场馆 PIN：在本平板上打开 /join，或扫描服务器上显示的二维码。",
         "zh-Hant": "修改記分表需要場館 PIN：在本平板上開啟 /join，或掃描伺服器上顯示的 QR 碼。",
     },
+    "pin_wrong": {
+        "en": "That PIN is wrong: type the PIN shown at the server again.",
+        "zh": "PIN 不对：请重新输入服务器上显示的 PIN。",
+        "zh-Hant": "PIN 不對：請重新輸入伺服器上顯示的 PIN。",
+    },
     "pin_locked": {
         "en": "Too many wrong PINs from this device; wait a few minutes.",
         "zh": "本设备输错 PIN 次数过多，请等几分钟再试。",

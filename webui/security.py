@@ -99,6 +99,14 @@ def _locked_out(addr: str) -> bool:
         return len(recent) >= PIN_TRIES
 
 
+def _retry_after(addr: str) -> int:
+    """Seconds until this device's oldest wrong PIN in the window is forgotten (at least 1)."""
+    with _failures_lock:
+        times = list(_failures.get(addr, {}).values())
+    left = PIN_WINDOW - (time.monotonic() - min(times)) if times else 1.0
+    return max(1, int(left + 0.999))
+
+
 def _note_failure(addr: str, given: str) -> None:
     """A wrong PIN counts once however often it comes: a tablet still holding the PIN of
     an earlier event sends it with every request, and that is no guess; a guesser must
@@ -150,7 +158,10 @@ def _check_request():
 
 
 def _refuse(code: str):
-    return error_response(RequestError(code))
+    response, status = error_response(RequestError(code))
+    if code == "pin_locked":
+        response.headers["Retry-After"] = str(_retry_after(request.remote_addr or ""))
+    return response, status
 
 
 def _headers(response):
@@ -178,13 +189,15 @@ def join():
         )
         return response
     status = {"pin_locked": 429}.get(problem, 403 if given else 200)
+    shown = "pin_wrong" if problem == "pin_required" and given else problem
     page = render_template(
         "join.html",
         needed=needed,
         wrong=bool(given),
-        message=RequestError(problem).message_in(request_lang()),
+        message=RequestError(shown).message_in(request_lang()),
     )
-    return page, status
+    headers = {"Retry-After": str(_retry_after(request.remote_addr or ""))} if status == 429 else {}
+    return page, status, headers
 
 
 def register(app: Flask) -> None:

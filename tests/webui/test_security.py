@@ -77,6 +77,14 @@ def test_wrong_pins_lock_the_device_out(hall):
     assert codes[11].status_code == 429
     right = tablet.post("/join", data={"pin": "246810"}, environ_base={"REMOTE_ADDR": "10.0.0.9"})
     assert right.status_code == 429  # even the right PIN waits
+    assert 1 <= int(right.headers["Retry-After"]) <= 300  # and is told how long
+    write = tablet.post(
+        "/game/api/games",
+        json={"players": P},
+        environ_base={"REMOTE_ADDR": "10.0.0.9"},
+        headers={"X-MCR-PIN": "246810"},
+    )
+    assert write.status_code == 429 and 1 <= int(write.headers["Retry-After"]) <= 300
 
 
 def test_a_tablet_holding_an_old_pin_is_not_locked_out(hall):
@@ -200,6 +208,15 @@ def test_join_page_asks_for_the_pin(hall):
     wrong = tablet.post("/join", data={"pin": "1"}, environ_base={"REMOTE_ADDR": "10.1.1.1"})
     assert wrong.status_code == 403 and "msg error" in wrong.get_data(as_text=True)
     assert "Set-Cookie" not in wrong.headers
+    # the person who just typed a PIN is told it was wrong, not sent to /join again
+    for lang, text in (("en", "PIN is wrong"), ("zh-CN", "PIN 不对"), ("zh-TW", "PIN 不對")):
+        page = tablet.post(
+            "/join",
+            data={"pin": "2"},
+            environ_base={"REMOTE_ADDR": "10.1.1.2"},
+            headers={"Accept-Language": lang},
+        ).get_data(as_text=True)
+        assert text in page and "/join" not in page.split("msg error")[1].split("</p>")[0]
 
 
 @pytest.mark.parametrize("name", ["A\x00n", "A\x0bn", "A\u2028n", "A\u2029n", "A\x1bn"])
