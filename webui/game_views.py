@@ -36,7 +36,7 @@ bp.register_error_handler(McrError, error_response)
 GAME_FIELDS = frozenset({"players", "name", "tournament", "session", "table", "teams", "who"})
 RECORD_FIELDS = HAND_FIELDS | {"who", "expected_number", "request_id"}
 EDIT_FIELDS = HAND_FIELDS | {"who"}
-UNDO_FIELDS = frozenset({"who"})
+UNDO_FIELDS = frozenset({"who", "number"})
 GAME_PENALTY_FIELDS = PENALTY_FIELDS | {"who"}
 
 
@@ -131,7 +131,7 @@ def api_new_game():
         session=session,
         table=str(details["table"] or ""),
         who=_who(data),
-        teams=data.get("teams") or {},
+        teams=data.get("teams"),
     )
     return jsonify(s.sheet(game_id)), 201
 
@@ -174,9 +174,15 @@ def api_edit(game_id: int, number: int):
 
 @bp.post("/api/<int:game_id>/undo")
 def api_undo(game_id: int):
+    """Remove the last hand. Body: `number`, the hand the caller sees last (required: a
+    second undo of the same hand, from another tablet or a retry, answers 409 and
+    removes nothing), and `who`."""
     data = _body(UNDO_FIELDS, optional=True)
+    number = data.get("number")
+    if number is None:
+        raise GameError("missing_field", field="number")
     s = store()
-    removed = s.undo_last(game_id, who=_who(data))
+    removed = s.undo_last(game_id, who=_who(data), number=number)
     return jsonify({"removed": removed, "sheet": s.sheet(game_id)})
 
 

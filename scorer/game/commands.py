@@ -18,7 +18,7 @@ from typing import Any
 from scorer.errors import McrError
 from scorer.game import csvio, rules, text
 from scorer.game.errors import GameError
-from scorer.game.replay import replay
+from scorer.game.replay import clean_name, replay
 from scorer.game.store import GameStore
 from scorer.game.tournament import rank_players, rank_teams, tournament_rankings
 
@@ -116,10 +116,12 @@ def cmd_replay(args: argparse.Namespace) -> None:
 
 
 def cmd_new(args: argparse.Namespace) -> None:
-    teams = {}
+    names = [clean_name(p) for p in args.players]
+    teams: dict[str, str] = {}
     for spec in args.team or []:
         player, sep, team = spec.partition("=")
-        if not sep or player not in args.players:
+        player = clean_name(player)
+        if not sep or player not in names or teams.get(player, team) != team:
             raise GameError("bad_team", spec=repr(spec))
         teams[player] = team
     game_id = _store(args).create_game(
@@ -131,7 +133,7 @@ def cmd_new(args: argparse.Namespace) -> None:
         who=args.by,
         teams=teams,
     )
-    print(f"game {game_id}: {', '.join(args.players)}")
+    print(f"game {game_id}: {', '.join(names)}")
 
 
 def cmd_record(args: argparse.Namespace) -> None:
@@ -147,7 +149,7 @@ def cmd_record(args: argparse.Namespace) -> None:
 
 
 def cmd_undo(args: argparse.Namespace) -> None:
-    old = _store(args).undo_last(args.game_id, who=args.by)
+    old = _store(args).undo_last(args.game_id, who=args.by, number=args.expect)
     print(f"removed the last hand: {text.describe(old)}")
 
 
@@ -324,6 +326,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("undo", parents=[db, who], help="remove the last recorded hand")
     p.add_argument("game_id", type=int)
+    p.add_argument(
+        "--expect",
+        type=int,
+        metavar="N",
+        help="the hand number this removes: refused if the game's last hand is another",
+    )
     p.set_defaults(func=_run(cmd_undo))
 
     p = sub.add_parser("edit", parents=[db, who], help="correct a recorded hand")

@@ -48,6 +48,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "玩家名字 {name} 太长，或含有「;」、制表符、换行或其他控制字符",
         "zh-Hant": "玩家名字 {name} 太長，或含有「;」、定位字元、換行或其他控制字元",
     },
+    "bad_players.format": {
+        "en": "player name {name} contains an invisible formatting character (a zero-width "
+        "space or joiner, or a text direction mark)",
+        "zh": "玩家名字 {name} 含有看不见的格式字符（零宽空格、零宽连接符或文字方向控制符）",
+        "zh-Hant": "玩家名字 {name} 含有看不見的格式字元（零寬空格、零寬連接符或文字方向控制字元）",
+    },
     "duplicate_player": {
         "en": "duplicate player name(s): {names}",
         "zh": "玩家名字重复：{names}",
@@ -184,6 +190,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "扣分必须是正整数",
         "zh-Hant": "扣分必須是正整數",
     },
+    "bad_penalty.no_points": {
+        "en": "a {kind} takes no points",
+        "zh": "{kind}不能写罚分分数",
+        "zh-Hant": "{kind}不能寫罰分分數",
+    },
     "bad_penalty.spec_points": {
         "en": "deduction points must be a number: {spec}",
         "zh": "扣分必须是数字：{spec}",
@@ -246,6 +257,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "第 {game} 局的下一盘是第 {number} 盘",
         "zh-Hant": "第 {game} 局的下一盤是第 {number} 盤",
     },
+    "conflict.undo": {
+        "en": "game {game} now has {count} hand(s), so hand {number} is not its last: "
+        "nothing was undone",
+        "zh": "第 {game} 局现在有 {count} 盘，第 {number} 盘不是最后一盘，没有撤销任何一盘",
+        "zh-Hant": "第 {game} 局現在有 {count} 盤，第 {number} 盤不是最後一盤，沒有撤銷任何一盤",
+    },
+    "conflict.team": {
+        "en": "{player} already plays for team {team} in this tournament",
+        "zh": "{player} 在本比赛中已经属于队伍 {team}",
+        "zh-Hant": "{player} 在本比賽中已經屬於隊伍 {team}",
+    },
     "conflict.request_id": {
         "en": "request {request} already recorded hand {number}, a different one",
         "zh": "请求 {request} 已经记录了第 {number} 盘，内容不同",
@@ -267,9 +289,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh-Hant": "請求編號必須是 1-{max} 個字元的文字",
     },
     "bad_expected": {
-        "en": "expected_number must be a whole number",
-        "zh": "盘号必须是整数",
-        "zh-Hant": "盤號必須是整數",
+        "en": "expected_number must be a hand number, a whole number from 1",
+        "zh": "盘号必须是不小于 1 的整数",
+        "zh-Hant": "盤號必須是不小於 1 的整數",
+    },
+    "bad_expected.number": {
+        "en": "number must be the number of the last hand, a whole number from 1",
+        "zh": "盘号必须是最后一盘的盘号，即不小于 1 的整数",
+        "zh-Hant": "盤號必須是最後一盤的盤號，即不小於 1 的整數",
     },
     "out_of_range": {
         "en": "{field} must be {low}-{high}, got {got}",
@@ -287,9 +314,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh-Hant": "一盤最多 {max} 項罰分",
     },
     "bad_teams": {
-        "en": "teams must map players of this game to team names of at most {max} characters",
-        "zh": "队伍须是本局玩家到队名的对应，队名最多 {max} 个字符",
-        "zh-Hant": "隊伍須是本局玩家到隊名的對應，隊名最多 {max} 個字元",
+        "en": "teams must be an object mapping players of this game (each once) to team names "
+        "of at most {max} characters, without control or invisible formatting characters",
+        "zh": "队伍须是本局每位玩家（各一次）到队名的对应，队名最多 {max} 个字符，"
+        "不能含控制字符或看不见的格式字符",
+        "zh-Hant": "隊伍須是本局每位玩家（各一次）到隊名的對應，隊名最多 {max} 個字元，"
+        "不能含控制字元或看不見的格式字元",
     },
     "bad_penalty.too_many_game": {
         "en": "a game has at most {max} penalties on the whole game",
@@ -433,6 +463,7 @@ TERMS: dict[str, dict[str, str]] = {
     "round_wind": {"zh": "圈风", "zh-Hant": "圈風"},
     "dealer": {"zh": "庄家", "zh-Hant": "莊家"},
     "self_drawn": {"zh": "自摸", "zh-Hant": "自摸"},
+    "number": {"zh": "盘号", "zh-Hant": "盤號"},
 }
 
 

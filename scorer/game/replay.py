@@ -20,32 +20,67 @@ _TEXT_MAX = 500
 _NAME_MAX = 64
 
 
-def validate_players(players: Any) -> list[str]:
-    """Four distinct, non-empty names (they head CSV columns, so no ';', and no control
-    character or line separator, which a spreadsheet does not give back)."""
+def validate_players(players: Any, stored: bool = False) -> list[str]:
+    """Four distinct names, each as `check_name` keeps it.
+
+    `stored`: names a database already holds are kept as they were accepted, so that a
+    game recorded before names were normalised still reads.
+    """
     if not isinstance(players, list) or len(players) != 4:
         raise GameError("bad_players")
-    for name in players:
-        if not isinstance(name, str) or not name.strip():
-            raise GameError("bad_players.empty", got=repr(name))
-        if len(name) > _NAME_MAX or any(c == ";" or _unprintable(c) for c in name):
-            raise GameError("bad_players.text", name=repr(name))
-    if len(set(players)) != 4:
-        dup = sorted({p for p in players if players.count(p) > 1})
+    if stored and all(isinstance(name, str) for name in players):
+        names = list(players)
+    else:
+        names = [check_name(name) for name in players]
+    if len(set(names)) != 4:
+        dup = sorted({p for p in names if names.count(p) > 1})
         raise GameError("duplicate_player", names=", ".join(dup))
-    return list(players)
+    return names
 
 
-def _unprintable(char: str) -> bool:
-    return unicodedata.category(char) in ("Cc", "Zl", "Zp")
+def clean_name(value: Any) -> Any:
+    """A name as it is kept: NFC, without white space (no-break spaces too) around it, so
+    that two names that look the same are the same; a value not text is left as it is."""
+    if not isinstance(value, str):
+        return value
+    return unicodedata.normalize("NFC", value).strip()
+
+
+def check_name(name: Any) -> str:
+    """A player's name, cleaned (`clean_name`); refused when empty or long, or holding
+    ';' or a control or line-separating character (names head CSV columns, which a
+    spreadsheet would not give back), or an invisible formatting character (a zero-width
+    space or a direction override makes two names that look the same differ)."""
+    clean = clean_name(name)
+    if not isinstance(clean, str) or not clean:
+        raise GameError("bad_players.empty", got=repr(name))
+    if len(clean) > _NAME_MAX or any(c == ";" or unprintable(c) for c in name):
+        raise GameError("bad_players.text", name=repr(name))
+    if any(invisible(c) for c in name):
+        raise GameError("bad_players.format", name=repr(name))
+    return clean
+
+
+def unprintable(char: str) -> bool:
+    """A control or line-separating character (or half a surrogate pair)."""
+    return unicodedata.category(char) in ("Cc", "Zl", "Zp", "Cs")
+
+
+def invisible(char: str) -> bool:
+    """A formatting character: zero-width spaces and joiners, direction marks and overrides."""
+    return unicodedata.category(char) == "Cf"
 
 
 def _player(players: list[str], value: Any, field: str) -> str:
+    """The player `value` names: as stored, or as `clean_name` keeps a name."""
     if value is None:
         raise GameError("missing_field", field=field)
-    if value not in players:
+    if value in players:
+        return value
+    name = clean_name(value)
+    if name not in players:
         raise GameError("unknown_player", field=field, name=repr(value), players=players)
-    return value
+    return name
 
 
 def _penalties(players: list[str], raw: Any, whole_game: bool = False) -> list[dict[str, Any]]:
@@ -77,18 +112,22 @@ def normalize_penalty(players: list[str], pen: Any) -> dict[str, Any]:
     if kind not in rules.PENALTY_KINDS:
         raise GameError("bad_penalty.kind", kinds=", ".join(rules.PENALTY_KINDS), got=repr(kind))
     entry: dict[str, Any] = {"player": player, "kind": kind}
-    if kind == "deduction":
-        points = pen.get("points")
-        if points is None:
-            raise GameError("missing_field.points")
-        if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
-            raise GameError("bad_penalty.points")
-        if points > rules.MAX_PENALTY_POINTS:
-            raise GameError(
-                "out_of_range", field="points", low=1, high=rules.MAX_PENALTY_POINTS, got=points
-            )
-        entry["points"] = points
+    if kind == "deduction":  # the rules fix the others' payments: a sheet's points are moot
+        entry["points"] = _deduction_points(pen.get("points"))
     return entry
+
+
+def _deduction_points(points: Any) -> int:
+    """A deduction's points: a whole number 1-MAX_PENALTY_POINTS."""
+    if points is None:
+        raise GameError("missing_field.points")
+    if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
+        raise GameError("bad_penalty.points")
+    if points > rules.MAX_PENALTY_POINTS:
+        raise GameError(
+            "out_of_range", field="points", low=1, high=rules.MAX_PENALTY_POINTS, got=points
+        )
+    return points
 
 
 def normalize_hand(players: list[str], raw: Any, number: int) -> dict[str, Any]:
@@ -168,13 +207,14 @@ def _texts(raw: dict[str, Any]) -> dict[str, str]:
     return out
 
 
-def normalize_game(game: Any) -> dict[str, Any]:
-    """Check a whole game input and return it in canonical form."""
+def normalize_game(game: Any, stored: bool = False) -> dict[str, Any]:
+    """Check a whole game input and return it in canonical form (`stored`: its players
+    are a database's, see `validate_players`)."""
     if not isinstance(game, dict):
         raise GameError("bad_game")
     if "players" not in game:
         raise GameError("missing_field", field="players")
-    players = validate_players(game["players"])
+    players = validate_players(game["players"], stored)
     hands = game.get("hands", [])
     if not isinstance(hands, list):
         raise GameError("bad_game.hands")
@@ -209,14 +249,15 @@ def hand_delta(players: list[str], hand: dict[str, Any]) -> dict[str, int]:
     return delta
 
 
-def replay(game: dict) -> dict:
+def replay(game: dict, stored: bool = False) -> dict:
     """The score sheet of a game: per-hand seating and deltas, 局分 and 标准分.
 
     Besides the contract's fields each hand carries `number`, its result
     fields and the running `totals`; an optional top-level `penalties` list
     (e.g. lateness, 第十三条 二(一)) is taken off the 局分 at the end.
+    `stored`: the game is read from the database, its names kept as stored.
     """
-    norm = normalize_game(game)
+    norm = normalize_game(game, stored)
     players = norm["players"]
     totals = {p: rules.START_SCORE for p in players}
     sheet_hands = []

@@ -20,7 +20,15 @@ from typing import Any
 
 from scorer.game import rules
 from scorer.game.errors import GameError
-from scorer.game.replay import normalize_hand, normalize_penalty, replay, validate_players
+from scorer.game.replay import (
+    clean_name,
+    invisible,
+    normalize_hand,
+    normalize_penalty,
+    replay,
+    unprintable,
+    validate_players,
+)
 
 SCHEMA_VERSION = 2
 
@@ -47,6 +55,8 @@ HAND_FIELDS = frozenset(
     }
 )
 PENALTY_FIELDS = frozenset({"player", "kind", "points"})
+#: the penalty kinds whose payment the rules fix: they take no `points`
+FIXED_PENALTIES = tuple(k for k in rules.PENALTY_KINDS if k != "deduction")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -178,7 +188,7 @@ class GameStore:
         """A new game; `players` in first-round seat order E, S, W, N, and the team of
         any of them in the tournament (`teams`), stored with the game or not at all."""
         players = validate_players(players)
-        teams = check_teams(players, {} if teams is None else teams)
+        teams = check_teams(players, teams)
         for field, value in (("name", name), ("tournament", tournament), ("table", table)):
             check_text(field, value, MAX_DETAIL)
         check_text("who", who, MAX_WHO)
@@ -244,7 +254,7 @@ class GameStore:
     def sheet(self, game_id: int) -> dict[str, Any]:
         """The replayed sheet of a game, with its id and details."""
         game = self.game(game_id)
-        sheet = replay(game)
+        sheet = replay(game, stored=True)
         for key in ("id", "name", "tournament", "session", "table", "created_at"):
             sheet[key] = game[key]
         return sheet
@@ -304,7 +314,6 @@ class GameStore:
         request_id: str | None = None,
     ) -> tuple[int, bool]:
         """`record_hand`, and whether this call recorded it (False: a retry of `request_id`)."""
-        check_hand_input(hand)
         check_text("who", who, MAX_WHO)
         _check_request_id(request_id)
         with self._transaction() as conn:
@@ -317,9 +326,7 @@ class GameStore:
             _check_expected(game_id, expected, number)
             if number > rules.HANDS_PER_GAME:
                 raise GameError("too_many_hands.full", game=game_id, max=rules.HANDS_PER_GAME)
-            clean = normalize_hand(
-                game["players"], resolve_seats(game["players"], hand, number), number
-            )
+            clean = clean_hand(game["players"], hand, number)
             conn.execute(
                 "INSERT INTO hands (game_id, seq, data, recorded_at, request_id)"
                 " VALUES (?, ?, ?, ?, ?)",
@@ -339,38 +346,43 @@ class GameStore:
         if row is None:
             return None
         number = int(row[0])
-        again = normalize_hand(
-            game["players"], resolve_seats(game["players"], hand, number), number
-        )
+        again = clean_hand(game["players"], hand, number)
         if again != json.loads(row[1]):
             raise GameError("conflict.request_id", request=request_id, number=number)
         return number
 
-    def undo_last(self, game_id: int, who: str = "") -> dict[str, Any]:
-        """Remove the last hand (kept in the audit trail); returns it."""
+    def undo_last(self, game_id: int, who: str = "", number: int | None = None) -> dict[str, Any]:
+        """Remove the last hand (kept in the audit trail); returns it.
+
+        `number` is the hand the caller means to remove: if another hand is last by now
+        (a second tablet, or a retry, undid one already), nothing is removed. The check
+        and the removal are one transaction, so two undos of hand N remove one hand.
+        """
         check_text("who", who, MAX_WHO)
+        if number is not None:
+            _check_hand_number("bad_expected.number", number)
         with self._transaction() as conn:
             game = self._game(conn, game_id)
-            if not game["hands"]:
+            last = len(game["hands"])
+            if number is not None and number != last:
+                raise GameError("conflict.undo", game=game_id, count=last, number=number)
+            if not last:
                 raise GameError("no_hands", game=game_id)
-            number = len(game["hands"])
             old = game["hands"][-1]
-            conn.execute("DELETE FROM hands WHERE game_id = ? AND seq = ?", (game_id, number))
-            self._audit(conn, game_id, number, "undo", who, old, None)
+            conn.execute("DELETE FROM hands WHERE game_id = ? AND seq = ?", (game_id, last))
+            self._audit(conn, game_id, last, "undo", who, old, None)
         return old
 
     def edit_hand(
         self, game_id: int, number: int, hand: dict[str, Any], who: str = ""
     ) -> dict[str, Any]:
         """Replace hand `number` (1-based); the old and new values go to the audit trail."""
-        check_hand_input(hand)
         check_text("who", who, MAX_WHO)
         with self._transaction() as conn:
             game = self._game(conn, game_id)
             if not isinstance(number, int) or not 1 <= number <= len(game["hands"]):
                 raise GameError("unknown_hand", game=game_id, count=len(game["hands"]), got=number)
-            hand = resolve_seats(game["players"], hand, number)
-            clean = normalize_hand(game["players"], hand, number)
+            clean = clean_hand(game["players"], hand, number)
             old = game["hands"][number - 1]
             conn.execute(
                 "UPDATE hands SET data = ? WHERE game_id = ? AND seq = ?",
@@ -387,7 +399,7 @@ class GameStore:
             game = self._game(conn, game_id)
             penalty = normalize_penalty(game["players"], penalty)
             penalties = list(game.get("penalties", [])) + [penalty]
-            replay({"players": game["players"], "hands": [], "penalties": penalties})
+            replay({"players": game["players"], "hands": [], "penalties": penalties}, stored=True)
             conn.execute(
                 "UPDATE games SET penalties = ? WHERE id = ?",
                 (json.dumps(penalties, ensure_ascii=False), game_id),
@@ -397,8 +409,8 @@ class GameStore:
     def import_game(self, game: dict[str, Any], who: str = "", **details: Any) -> int:
         """Store a whole game (e.g. read from CSV) in one transaction."""
         if isinstance(game, dict) and isinstance(game.get("hands"), list):
-            for hand in game["hands"]:
-                check_hand_input(hand)
+            for i, hand in enumerate(game["hands"], 1):
+                _check_hand_at(hand, i)
         sheet = replay(game)
         with self._transaction() as conn:
             cur = conn.execute(
@@ -469,11 +481,12 @@ class GameStore:
         ]
 
     def set_team(self, tournament: str, player: str, team: str) -> None:
+        """Put `player` in `team` for the tournament (refused if on record in another)."""
         check_text("tournament", tournament, MAX_DETAIL)
         check_text("team", team, MAX_WHO)
         check_text("player", player, MAX_WHO)
         with self._transaction() as conn:
-            _put_team(conn, tournament, player, team)
+            _put_team(conn, tournament, clean_name(player), clean_name(team))
 
     def teams(self, tournament: str) -> dict[str, str]:
         with self._connect() as conn:
@@ -488,21 +501,48 @@ class GameStore:
 
 
 def _put_team(conn: sqlite3.Connection, tournament: str, player: str, team: str) -> None:
-    conn.execute(
-        "INSERT INTO teams (tournament, player, team) VALUES (?, ?, ?)"
-        " ON CONFLICT (tournament, player) DO UPDATE SET team = excluded.team",
-        (tournament, player, team),
-    )
+    """Record `player`'s team in a tournament. A player has one team there: a different
+    one is refused, as it would move every earlier game of theirs to that team."""
+    row = conn.execute(
+        "SELECT team FROM teams WHERE tournament = ? AND player = ?", (tournament, player)
+    ).fetchone()
+    if row is None:
+        conn.execute(
+            "INSERT INTO teams (tournament, player, team) VALUES (?, ?, ?)",
+            (tournament, player, team),
+        )
+    elif row[0] != team:
+        raise GameError("conflict.team", player=player, team=row[0])
 
 
 def check_teams(players: list[str], teams: Any) -> dict[str, str]:
-    """A new game's teams: each a player of the game mapped to a team name of at most
-    MAX_WHO characters (an empty name is no team), else GameError."""
-    if not isinstance(teams, dict) or any(
-        p not in players or not isinstance(t, str) or len(t) > MAX_WHO for p, t in teams.items()
-    ):
+    """A new game's teams (None: none): an object mapping players of the game, each once
+    and named as `clean_name` keeps names, to team names of at most MAX_WHO characters
+    (cleaned the same way; an empty one is no team), else GameError."""
+    if teams is None:
+        return {}
+    if not isinstance(teams, dict):
         raise GameError("bad_teams", max=MAX_WHO)
-    return {p: t for p, t in teams.items() if t}
+    out: dict[str, str] = {}
+    seen: set[str] = set()
+    for player, team in teams.items():
+        name, clean = clean_name(player), _team_name(team)
+        if name not in players or name in seen or clean is None:
+            raise GameError("bad_teams", max=MAX_WHO)
+        seen.add(name)
+        if clean:
+            out[name] = clean
+    return out
+
+
+def _team_name(team: Any) -> str | None:
+    """A team's name as kept (`clean_name`), or None where it cannot be one."""
+    clean = clean_name(team)
+    if not isinstance(clean, str) or len(clean) > MAX_WHO:
+        return None
+    if any(unprintable(c) or invisible(c) for c in clean):
+        return None
+    return clean
 
 
 def check_text(field: str, value: Any, limit: int) -> None:
@@ -518,11 +558,21 @@ def _check_request_id(request_id: Any) -> None:
         raise GameError("bad_request_id", max=MAX_REQUEST_ID)
 
 
+def _check_hand_number(message_id: str, value: Any) -> None:
+    """A hand number a caller names (the one it records, or undoes) counts from 1: 0 or
+    less names no hand, so it is a mistake, not a conflict with what is recorded."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise GameError(message_id)
+
+
 def _check_expected(game_id: int, expected: int | None, number: int) -> None:
-    if expected is None or expected == number:
+    """`expected` (when given) is the next hand's number; a past one is recorded, a
+    later one is not next yet."""
+    if expected is None:
         return
-    if isinstance(expected, bool) or not isinstance(expected, int):
-        raise GameError("bad_expected")
+    _check_hand_number("bad_expected", expected)
+    if expected == number:
+        return
     if expected < number:
         raise GameError("conflict.recorded", hand=expected, game=game_id)
     raise GameError("conflict.next", game=game_id, number=number)
@@ -541,6 +591,9 @@ def _check_penalty(penalty: Any) -> None:
     if not isinstance(penalty, dict):
         raise GameError("bad_penalty.object")
     GameError.refuse_unknown(penalty, PENALTY_FIELDS)
+    kind = penalty.get("kind")
+    if kind in FIXED_PENALTIES and penalty.get("points") is not None:
+        raise GameError("bad_penalty.no_points", kind=kind)
     _check_number("points", penalty.get("points"), 1, rules.MAX_PENALTY_POINTS)
 
 
@@ -560,6 +613,20 @@ def check_hand_input(hand: Any) -> None:
                 _check_penalty(pen)
             except GameError as exc:
                 raise exc.at("penalty", i) from None
+
+
+def _check_hand_at(hand: Any, number: int) -> None:
+    """`check_hand_input`, its errors placed in hand `number`."""
+    try:
+        check_hand_input(hand)
+    except GameError as exc:
+        raise exc.at("hand", number) from None
+
+
+def clean_hand(players: list[str], hand: Any, number: int) -> dict[str, Any]:
+    """Hand `number` as it is stored: bounds, seats and rules checked, errors placed."""
+    _check_hand_at(hand, number)
+    return normalize_hand(players, resolve_seats(players, hand, number), number)
 
 
 def resolve_seats(players: list[str], hand: Any, number: int) -> Any:

@@ -17,7 +17,7 @@ from typing import Any
 
 from scorer.game import rules
 from scorer.game.errors import GameError
-from scorer.game.replay import replay
+from scorer.game.replay import check_name, clean_name, replay
 
 
 @dataclass
@@ -118,15 +118,23 @@ def rank_teams(sheets: Iterable[dict[str, Any]], teams: dict[str, str]) -> list[
 
 
 def _teams(raw: Any) -> dict[str, str]:
-    """`players` as a list of names, or a mapping name -> team."""
+    """`players` as a list of names, or a mapping name -> team; names as the games'
+    sheets keep them (`check_name`), so a registered "Ann " is the player "Ann"."""
     if isinstance(raw, dict):
-        for name, team in raw.items():
-            if not isinstance(team, str):
-                raise GameError("bad_tournament.team", name=repr(name))
-        return dict(raw)
-    if isinstance(raw, list) and all(isinstance(p, str) for p in raw):
-        return {p: "" for p in raw}
-    raise GameError("bad_tournament.players")
+        pairs = list(raw.items())
+    elif isinstance(raw, list) and all(isinstance(p, str) for p in raw):
+        pairs = [(p, "") for p in raw]
+    else:
+        raise GameError("bad_tournament.players")
+    teams: dict[str, str] = {}
+    for name, team in pairs:
+        if not isinstance(team, str):
+            raise GameError("bad_tournament.team", name=repr(name))
+        player = check_name(name)
+        if player in teams:
+            raise GameError("duplicate_player", names=player)
+        teams[player] = clean_name(team)
+    return teams
 
 
 def tournament_rankings(tournament: dict[str, Any]) -> dict[str, Any]:

@@ -102,7 +102,7 @@ def test_edit_undo_audit_csv_and_rankings(client):
     assert res.status_code == 200
     assert res.get_json()["sheet"]["scores"]["Cy"] == 500 + 24 + 8 + 8
     assert client.put(f"/game/api/{gid}/hands/9", json={"result": "draw"}).status_code == 404
-    res = client.post(f"/game/api/{gid}/undo", json={"who": "ref"})
+    res = client.post(f"/game/api/{gid}/undo", json={"who": "ref", "number": 2})
     assert res.status_code == 200 and len(res.get_json()["sheet"]["hands"]) == 1
     audit = client.get(f"/game/api/{gid}/audit").get_json()
     assert [a["action"] for a in audit] == ["create", "record", "record", "edit", "undo"]
@@ -145,17 +145,18 @@ def test_game_penalty(client):
     assert res.status_code == 400 and res.get_json()["error"]["code"] == "bad_penalty"
 
 
-def test_a_game_penalty_is_stored_as_the_rules_read_it_and_no_more(client):
-    """A whole-game penalty is stored as the rules read it: a wrong win carries no
-    points, so a `points` object sent with it is kept neither in the sheet nor in its
-    audit trail."""
+def test_a_wrong_win_sent_with_points_is_refused_and_nothing_kept(client):
+    """A wrong win's payment is fixed by the rules: `points` sent with one is a mistake
+    the recorder hears about (not points silently dropped), and nothing of it is kept in
+    the sheet or its audit trail, nor echoed back."""
     gid = new_game(client)
     junk = {"x": ["y" * 1900]}
     res = client.post(
         f"/game/api/{gid}/penalties", json={"player": "Ann", "kind": "wrong_win", "points": junk}
     )
-    assert res.status_code == 201
-    assert res.get_json()["penalties"] == [{"player": "Ann", "kind": "wrong_win"}]
+    assert res.status_code == 400 and res.get_json()["error"]["code"] == "bad_penalty"
+    assert "y" * 100 not in res.get_data(as_text=True)
+    assert "penalties" not in client.get(f"/game/api/{gid}").get_json()
     trail = client.get(f"/game/api/{gid}/audit").get_json()
     assert "y" * 100 not in str(trail)
 

@@ -136,7 +136,9 @@ def test_cross_site_form_post_cannot_undo(client):
     ]
     assert [r.status_code for r in attacks] == [403, 415, 415, 403, 403]
     assert len(client.get(f"/game/api/{gid}").get_json()["hands"]) == 1
-    ok = client.post(f"/game/api/{gid}/undo", json={}, headers={"Origin": "http://localhost"})
+    ok = client.post(
+        f"/game/api/{gid}/undo", json={"number": 1}, headers={"Origin": "http://localhost"}
+    )
     assert ok.status_code == 200
 
 

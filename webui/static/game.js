@@ -209,14 +209,26 @@ function initSheet(initial, api) {
     state.penalties.push(pen);
     renderNext();
   });
+  /** The sheet as the server has it now (another device may have changed it). */
+  async function refresh() {
+    const fresh = await sendJSON("GET", api);
+    if (fresh && !fresh.error && JSON.stringify(fresh.hands) !== JSON.stringify(sheet.hands)) { sheet = fresh; render(); }
+  }
+
   $("cancel-edit").addEventListener("click", () => { reset(); render(); });
   $("undo").addEventListener("click", async () => {
     if (!sheet.hands.length) return;
     if (!window.confirm(t("undo_confirm"))) return;
+    // the hand shown last: if another device undid or recorded one meanwhile, the
+    // server refuses (409) instead of removing a hand nobody here has seen
+    const number = sheet.hands[sheet.hands.length - 1].number;
     try {
-      const data = await send("POST", `${api}/undo`, { who: who.value });
+      const data = await send("POST", `${api}/undo`, { who: who.value, number });
       sheet = data.sheet; reset(); render();
-    } catch (e) { showError(error, e); }
+    } catch (e) {
+      showError(error, e);
+      if (e.code === "conflict" && !state.editing) await refresh();
+    }
   });
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -248,10 +260,8 @@ function initSheet(initial, api) {
   });
 
   // other devices may record hands too: keep the sheet current
-  setInterval(async () => {
-    if (document.hidden || state.editing) return;
-    const fresh = await sendJSON("GET", api);
-    if (fresh && !fresh.error && JSON.stringify(fresh.hands) !== JSON.stringify(sheet.hands)) { sheet = fresh; render(); }
+  setInterval(() => {
+    if (!document.hidden && !state.editing) refresh();
   }, 5000);
 
   onChange(render);
