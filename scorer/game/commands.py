@@ -18,7 +18,7 @@ from typing import Any
 from scorer.errors import McrError
 from scorer.game import csvio, rules, text
 from scorer.game.errors import GameError
-from scorer.game.replay import clean_name, replay
+from scorer.game.replay import clean_name, replay, team_name
 from scorer.game.store import GameStore
 from scorer.game.tournament import rank_players, rank_teams, tournament_rankings
 
@@ -120,10 +120,10 @@ def cmd_new(args: argparse.Namespace) -> None:
     teams: dict[str, str] = {}
     for spec in args.team or []:
         player, sep, team = spec.partition("=")
-        player = clean_name(player)
-        if not sep or player not in names or teams.get(player, team) != team:
+        player, clean = clean_name(player), team_name(team)
+        if not sep or player not in names or clean is None or teams.get(player, clean) != clean:
             raise GameError("bad_team", spec=repr(spec))
-        teams[player] = team
+        teams[player] = clean
     game_id = _store(args).create_game(
         args.players,
         name=args.name,

@@ -13,7 +13,7 @@ import io
 from typing import Any
 
 from scorer.game.errors import GameError
-from scorer.game.replay import replay
+from scorer.game.replay import clean_name, replay
 from scorer.game.tournament import Standing
 
 RESULT_COLUMNS = (
@@ -193,7 +193,7 @@ def _check_row(cells: list[str], hand: dict[str, Any], players: list[str], line:
         raise GameError(
             "sheet_mismatch.seat", field="round_wind", cell=wind, real=hand["round_wind"]
         )
-    if dealer and dealer != hand["dealer"]:
+    if dealer and clean_name(dealer) != hand["dealer"]:
         raise GameError("sheet_mismatch.seat", field="dealer", cell=dealer, real=hand["dealer"])
     for player, cell in zip(players, points, strict=False):
         if cell and _int(cell, line, player) != hand["delta"][player]:
@@ -213,7 +213,7 @@ def csv_to_game(text: str, check: bool = True) -> dict[str, Any]:
     if not rows or tuple(c.strip() for c in rows[0][: len(RESULT_COLUMNS)]) != RESULT_COLUMNS:
         raise GameError("bad_csv.header", columns=",".join(RESULT_COLUMNS))
     header = rows[0]
-    players = [p.strip() for p in header[len(RESULT_COLUMNS) :]]
+    players = [clean_name(p) for p in header[len(RESULT_COLUMNS) :]]  # as the replay keeps them
     col = {name: i for i, name in enumerate(RESULT_COLUMNS)}
     hands: list[dict[str, Any]] = []
     written: list[tuple[int, list[str]]] = []

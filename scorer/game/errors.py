@@ -358,9 +358,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh-Hant": "{path} 不是有效的 JSON",
     },
     "bad_team": {
-        "en": "--team must read PLAYER=TEAM for a player of this game: {spec}",
-        "zh": "--team 的写法是 玩家=队名，玩家须是本局的玩家：{spec}",
-        "zh-Hant": "--team 的寫法是 玩家=隊名，玩家須是本局的玩家：{spec}",
+        "en": "--team must read PLAYER=TEAM for a player of this game, one team each, "
+        "without control or formatting characters: {spec}",
+        "zh": "--team 的写法是 玩家=队名，玩家须是本局的玩家，每人一队，不含控制或格式字符：{spec}",
+        "zh-Hant": "--team 的寫法是 玩家=隊名，玩家須是本局的玩家，每人一隊，不含控制或格式字元：{spec}",
+    },
+    "bad_teams.no_tournament": {
+        "en": "teams are ranked within a tournament: name the game's tournament too",
+        "zh": "队伍只在比赛中排名：请同时填写本局所属的比赛",
+        "zh-Hant": "隊伍只在比賽中排名：請同時填寫本局所屬的比賽",
     },
     "bad_csv.read": {
         "en": "not a game sheet CSV: {detail}",
@@ -414,9 +420,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh-Hant": "比賽必須是 JSON 物件",
     },
     "bad_tournament.team": {
-        "en": "team of {name} must be text",
-        "zh": "{name} 的队名必须是文字",
-        "zh-Hant": "{name} 的隊名必須是文字",
+        "en": "team of {name} must be text of at most 64 characters, without control or "
+        "formatting characters",
+        "zh": "{name} 的队名必须是最多 64 个字符的文字，不含控制或格式字符",
+        "zh-Hant": "{name} 的隊名必須是最多 64 個字元的文字，不含控制或格式字元",
     },
     "bad_tournament.players": {
         "en": "'players' must be a list of names or name -> team",

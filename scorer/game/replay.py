@@ -61,6 +61,18 @@ def check_name(name: Any) -> str:
     return clean
 
 
+def team_name(team: Any) -> str | None:
+    """A team's name as kept (`clean_name`; empty: no team), or None where it cannot be
+    one: not text, longer than a name, or holding a control or formatting character
+    (two teams that look the same must be one team)."""
+    clean = clean_name(team)
+    if not isinstance(clean, str) or len(clean) > _NAME_MAX:
+        return None
+    if any(unprintable(c) or invisible(c) for c in clean):
+        return None
+    return clean
+
+
 def unprintable(char: str) -> bool:
     """A control or line-separating character (or half a surrogate pair)."""
     return unicodedata.category(char) in ("Cc", "Zl", "Zp", "Cs")

@@ -21,12 +21,12 @@ from typing import Any
 from scorer.game import rules
 from scorer.game.errors import GameError
 from scorer.game.replay import (
+    check_name,
     clean_name,
-    invisible,
     normalize_hand,
     normalize_penalty,
     replay,
-    unprintable,
+    team_name,
     validate_players,
 )
 
@@ -189,6 +189,8 @@ class GameStore:
         any of them in the tournament (`teams`), stored with the game or not at all."""
         players = validate_players(players)
         teams = check_teams(players, teams)
+        if teams and not tournament:  # teams are ranked within a tournament, nowhere else
+            raise GameError("bad_teams.no_tournament")
         for field, value in (("name", name), ("tournament", tournament), ("table", table)):
             check_text(field, value, MAX_DETAIL)
         check_text("who", who, MAX_WHO)
@@ -483,10 +485,13 @@ class GameStore:
     def set_team(self, tournament: str, player: str, team: str) -> None:
         """Put `player` in `team` for the tournament (refused if on record in another)."""
         check_text("tournament", tournament, MAX_DETAIL)
-        check_text("team", team, MAX_WHO)
-        check_text("player", player, MAX_WHO)
+        name, clean = check_name(player), team_name(team)
+        if not tournament or not clean:
+            raise GameError(
+                "bad_teams.no_tournament" if not tournament else "bad_teams", max=MAX_WHO
+            )
         with self._transaction() as conn:
-            _put_team(conn, tournament, clean_name(player), clean_name(team))
+            _put_team(conn, tournament, name, clean)
 
     def teams(self, tournament: str) -> dict[str, str]:
         with self._connect() as conn:
@@ -526,23 +531,13 @@ def check_teams(players: list[str], teams: Any) -> dict[str, str]:
     out: dict[str, str] = {}
     seen: set[str] = set()
     for player, team in teams.items():
-        name, clean = clean_name(player), _team_name(team)
+        name, clean = clean_name(player), team_name(team)
         if name not in players or name in seen or clean is None:
             raise GameError("bad_teams", max=MAX_WHO)
         seen.add(name)
         if clean:
             out[name] = clean
     return out
-
-
-def _team_name(team: Any) -> str | None:
-    """A team's name as kept (`clean_name`), or None where it cannot be one."""
-    clean = clean_name(team)
-    if not isinstance(clean, str) or len(clean) > MAX_WHO:
-        return None
-    if any(unprintable(c) or invisible(c) for c in clean):
-        return None
-    return clean
 
 
 def check_text(field: str, value: Any, limit: int) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from scorer.game import rules
 from scorer.game.errors import GameError
-from scorer.game.replay import check_name, clean_name, replay
+from scorer.game.replay import check_name, replay, team_name
 
 
 @dataclass
@@ -130,10 +130,12 @@ def _teams(raw: Any) -> dict[str, str]:
     for name, team in pairs:
         if not isinstance(team, str):
             raise GameError("bad_tournament.team", name=repr(name))
-        player = check_name(name)
+        player, clean = check_name(name), team_name(team)
         if player in teams:
             raise GameError("duplicate_player", names=player)
-        teams[player] = clean_name(team)
+        if clean is None:
+            raise GameError("bad_tournament.team", name=repr(name))
+        teams[player] = clean
     return teams
 
 

@@ -197,6 +197,18 @@ def test_a_games_own_csv_is_imported_back_with_the_same_players(store):
     assert store.sheet(again)["scores"] == store.sheet(gid)["scores"]
 
 
+def test_a_csv_whose_names_a_tool_decomposed_imports_as_the_same_players(store):
+    """A spreadsheet may write Ć as C and a combining accent (NFD): the names, the point
+    columns and the dealer cells still match the game's players."""
+    gid = store.create_game(["Ćy", "Bo", "Ann", "Di"])
+    store.record_hand(gid, {**WIN, "winner": "Ann"})
+    store.record_hand(gid, {"result": "draw"})
+    text = csvio.sheet_to_csv(store.sheet(gid)).replace("Ćy", "Ćy")
+    again = store.import_game(csvio.csv_to_game(text))
+    assert store.sheet(again)["players"] == ["Ćy", "Bo", "Ann", "Di"]
+    assert store.sheet(again)["scores"] == store.sheet(gid)["scores"]
+
+
 def test_a_sheet_read_from_json_keeps_names_one_way():
     game = {"players": [" Ann", "Bo", "Cy", "Di"], "hands": [{**WIN, "winner": "Ann\u00a0"}]}
     sheet = replay(game)
@@ -278,6 +290,41 @@ def test_teams_that_are_not_one_team_per_player_are_refused(client, teams):
     res = client.post("/game/api/games", json={"players": P, "tournament": "cup", "teams": teams})
     error(res, 400, "bad_teams")
     assert client.get("/game/api/games").get_json() == []
+
+
+def test_teams_need_a_tournament_to_be_ranked_in(client, tmp_path, capsys):
+    """Teams are ranked within a tournament: a casual game naming teams is refused, so
+    it never pins a player to a team for every later game."""
+    res = client.post("/game/api/games", json={"players": P, "teams": {"Ann": "Red"}})
+    assert "tournament" in error(res, 400, "bad_teams")
+    assert client.get("/game/api/games").get_json() == []
+    db = ["--db", str(tmp_path / "g.sqlite3")]
+    assert mcr("game", "new", *db, *P, "--team", "Ann=Red") == 1
+    assert "tournament" in capsys.readouterr().err
+
+
+def test_a_team_is_named_one_way_wherever_it_is_given(store, tmp_path, capsys):
+    """The same team typed with a trailing space is the same team; one holding an
+    invisible or control character is refused in a tournament file, the store and the
+    command line alike."""
+    db = ["--db", str(tmp_path / "g.sqlite3")]
+    spec = ["--tournament", "cup", "--team", "Ann=Red", "--team", "Ann=Red "]
+    assert mcr("game", "new", *db, *P, *spec) == 0
+    assert GameStore(tmp_path / "g.sqlite3").teams("cup") == {"Ann": "Red"}
+    for spec in ("Bo=R\u200bed", "Cy=Re\x01d"):
+        assert mcr("game", "new", *db, *P, "--tournament", "cup", "--team", spec) == 1
+    assert "--team" in capsys.readouterr().err
+    for team in ("Red\u200b", "Re\x00d"):
+        registered = {"Ann": team, "Bo": "Red", "Cy": "Blue", "Di": "Blue"}
+        with pytest.raises(GameError) as err:
+            tournament_rankings({"players": registered, "sessions": []})
+        assert err.value.code == "bad_tournament"
+        with pytest.raises(GameError):
+            store.set_team("cup", "Ann", team)
+    for player, team in (("", "Red"), ("Ann\u200b", "Red"), ("Ann", "")):
+        with pytest.raises(GameError):
+            store.set_team("cup", player, team)
+    assert store.teams("cup") == {}
 
 
 def test_teams_left_out_or_null_are_no_teams(client):
