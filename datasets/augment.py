@@ -70,8 +70,9 @@ INK_SATURATION = 70
 def ink_hue(img: np.ndarray, rng: np.random.Generator, chance: float) -> np.ndarray:
     """Coloured ink turned to another hue, at `chance`: sets print their dots, bamboos
     and characters in their own colours (blue or green dots, red or black 万), and the
-    kind is in the shape, not the colour. The face (pale, unsaturated) keeps its tint."""
-    if rng.random() >= chance:
+    kind is in the shape, not the colour. The face (pale, unsaturated) keeps its tint.
+    At no chance it draws nothing, so runs from before it see the same views."""
+    if chance <= 0 or rng.random() >= chance:
         return img
     hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
     ink = hsv[..., 1] > INK_SATURATION

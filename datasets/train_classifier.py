@@ -12,6 +12,7 @@ Run: `python -m datasets.train_classifier --epochs 12` (see `datasets.train`).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import multiprocessing as mp
 from pathlib import Path
 
@@ -277,10 +278,17 @@ def _joined(a: tuple, b: tuple) -> tuple:
     return tuple(np.concatenate([x, y]) for x, y in zip(a, b, strict=True))
 
 
+def _cache_name(stem: str, args: argparse.Namespace) -> str:
+    """The file of crops cut at the detectors' boxes: one per pair of detectors, so a run
+    with another detector never reuses crops cut at the first one's boxes."""
+    key = hashlib.sha1(f"{args.detector}|{args.table_detector}".encode()).hexdigest()[:8]
+    return f"{stem}_{key}.npz"
+
+
 def detector_views(args: argparse.Namespace, out_dir: Path) -> tuple[tuple, tuple]:
     """Crops at the detector's boxes of train and valid (cached in `out_dir`), see
     `datasets.detector_crops`."""
-    cache = out_dir / "det_crops.npz"
+    cache = out_dir / _cache_name("det_crops", args)
     if cache.is_file():
         z = np.load(cache)
         return (z["c"], z["l"], z["s"]), (z["vc"], z["vl"], z["vs"])
@@ -300,7 +308,7 @@ def render_detector_views(
     args: argparse.Namespace, out_dir: Path, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Crops at the detector's boxes of `args.render_images` rendered scenes (cached)."""
-    cache = out_dir / "det_render_crops.npz"
+    cache = out_dir / _cache_name("det_render_crops", args)
     if cache.is_file():
         z = np.load(cache)
         return z["c"], z["l"], z["s"]
@@ -322,7 +330,7 @@ def row_views(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Crops of the classifier's second view, the tile turned square to its row, of the
     `train` photos or of `args.render_images` rendered scenes (cached in `out_dir`)."""
-    cache = out_dir / ("row_render_crops.npz" if rendered else "row_crops.npz")
+    cache = out_dir / _cache_name("row_render_crops" if rendered else "row_crops", args)
     if cache.is_file():
         z = np.load(cache)
         return z["c"], z["l"], z["s"]

@@ -64,13 +64,16 @@ def pick_lang(value: object) -> str:
     """One of LANGS for a requested language (`both` and unknown ones read as English).
 
     The script decides before the region (zh-Hans-HK is simplified); without
-    either, Cantonese reads traditional, as Hong Kong writes it."""
+    either, Cantonese reads traditional, as Hong Kong writes it, unless its
+    region writes simplified (yue-CN)."""
     if isinstance(value, str) and is_chinese(value):
         parts = value.strip().replace("_", "-").casefold().split("-")
-        if "hans" in parts:
-            return "zh"
-        traditional = "hant" in parts or any(p in ("tw", "hk", "mo") for p in parts)
-        return "zh-Hant" if traditional or parts[0] == "yue" else "zh"
+        if "hans" in parts or "hant" in parts:
+            return "zh" if "hans" in parts else "zh-Hant"
+        if any(p in ("tw", "hk", "mo") for p in parts):
+            return "zh-Hant"
+        simplified = any(p in ("cn", "sg", "my") for p in parts)
+        return "zh-Hant" if parts[0] == "yue" and not simplified else "zh"
     return DEFAULT_LANG
 
 
@@ -127,7 +130,9 @@ class McrError(ValueError):
             return f"{self.code}: {self.params}" if self.params else self.code
         terms = self.all_terms()
         values = {
-            k: terms[v].get(lang, v) if k in TERM_PARAMS and v in terms else v
+            k: terms[v].get(lang, v)
+            if k in TERM_PARAMS and isinstance(v, str) and v in terms
+            else v
             for k, v in self.params.items()
         }
         text = texts.get(lang, texts[DEFAULT_LANG]).format(**values)

@@ -84,8 +84,10 @@ def tile_read(tile: Any, where: str) -> TileRead:
 
 def _spread(listed: np.ndarray, named: int) -> np.ndarray:
     """A reading from the probabilities listed: what they leave is spread over the classes
-    not listed, so each listed one reads back as it was sent; no class left unlisted
-    reads likelier than the tile named, however unsure it was sent."""
+    not listed, so each listed one reads back as it was sent, and no class left unlisted
+    reads likelier than the tile named. Where the named tile was sent less likely than
+    that spread (under about 1/43), the spread is cut to half its probability, and all
+    read back a little likelier than sent once the reading sums to 1."""
     rest = listed == 0
     rest[named] = False
     left = max(0.0, 1.0 - float(listed.sum()))

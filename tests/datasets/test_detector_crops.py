@@ -121,13 +121,25 @@ def test_row_view_crops_carry_the_label_of_the_tile_beneath(tmp_path) -> None:
         assert np.concatenate([c[:8], c[-8:]]).mean() < 100
 
 
-def test_crops_at_another_table_detector_are_cut_where_it_boxes(tmp_path) -> None:
-    """A training run's table detector can stand in for the bundled one; a mistyped
-    path is refused, never quietly replaced by the bundled file."""
-    from vision.detect import TABLE_MODEL
+def test_crops_at_another_table_detector_are_cut_where_it_boxes(tmp_path, monkeypatch) -> None:
+    """A training run's table detector stands in for the bundled one (the crops come from
+    a detector opened with it); a mistyped path is refused, never quietly replaced by the
+    bundled file."""
+    import vision.detect
 
     sample = _drawn_photo(tmp_path)
     with pytest.raises(FileNotFoundError, match="no table detector"):
         detector_crops([sample], lambda photo, box: photo[:4, :4], None, tmp_path / "none.onnx")
-    crops, labels, _ = detector_crops([sample], lambda photo, box: photo[:4, :4], None, TABLE_MODEL)
+    run = tmp_path / "run.onnx"
+    run.write_bytes(vision.detect.TABLE_MODEL.read_bytes())
+    opened: list = []
+    real = vision.detect.Detector
+
+    def recording(model_path=None, table_model=None, **kw):
+        opened.append(table_model)
+        return real(model_path, table_model=table_model, **kw)
+
+    monkeypatch.setattr(vision.detect, "Detector", recording)
+    crops, labels, _ = detector_crops([sample], lambda photo, box: photo[:4, :4], None, run)
+    assert opened == [run]
     assert len(crops) >= 6 and len(crops) == len(labels)

@@ -240,4 +240,19 @@ def test_ink_hue_turns_coloured_ink_and_keeps_the_face_and_black_ink() -> None:
         assert np.abs(out[0:8].astype(int) - face[0:8]).max() <= 3
         assert np.abs(out[32, 42].astype(int) - 30).max() <= 3
     assert np.array_equal(face, before) and len(reds) > 3
-    assert np.array_equal(ink_hue(face, np.random.default_rng(0), chance=0.0), face)
+    rng, untouched = np.random.default_rng(0), np.random.default_rng(0)
+    assert np.array_equal(ink_hue(face, rng, chance=0.0), face)
+    assert rng.random() == untouched.random()  # a seeded run draws the same views as before
+
+
+def test_crops_cut_at_other_detectors_are_cached_apart() -> None:
+    """A rerun in the same folder with another detector cuts its crops anew."""
+    import argparse
+
+    pytest.importorskip("torch")
+    from datasets.train_classifier import _cache_name
+
+    shipped = argparse.Namespace(detector=None, table_detector=None)
+    run = argparse.Namespace(detector=None, table_detector="run8.onnx")
+    assert _cache_name("det_crops", shipped) != _cache_name("det_crops", run)
+    assert _cache_name("det_crops", run) == _cache_name("det_crops", run)

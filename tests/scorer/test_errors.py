@@ -119,6 +119,7 @@ def test_language_tags():
     assert pick_lang("cmn-Hant-TW") == "zh-Hant" and pick_lang("cmn-Hans") == "zh"
     assert pick_lang("cmn") == "zh" and pick_lang("yue-HK") == "zh-Hant"
     assert pick_lang("yue") == "zh-Hant" and pick_lang("yue-Hans") == "zh"
+    assert pick_lang("yue-CN") == "zh" and pick_lang("yue-Hant-CN") == "zh-Hant"
     assert pick_lang("both") == "en"
     assert pick_lang(None) == "en"
 
@@ -191,3 +192,10 @@ def test_unknown_fields_are_named_but_never_echoed_whole():
     assert (
         "'selfdrawn'" in _batch({"hand": "123m456p789s123sEE", "selfdrawn": 1})["error"]["message"]
     )
+
+
+def test_a_message_whose_tiles_are_a_list_is_still_worded():
+    """`scorer.forms` names tile indices as a list: every language words it."""
+    exc = ScoreError("bad_tile.indices", tiles=[40])
+    for lang in LANGS:
+        assert "40" in exc.message_in(lang)

@@ -288,7 +288,7 @@ def test_a_taiwanese_browser_starts_in_traditional_chinese(open_page):
 
 
 TAGS = ["zh", "zh-CN", "zh-TW", "zh-Hans-HK", "zh-Hant-CN", "zh_HK", "cmn-Hant-TW",
-        "cmn-Hans", "cmn", "yue", "yue-HK", "yue-Hans", "en-GB"]  # fmt: skip
+        "cmn-Hans", "cmn", "yue", "yue-HK", "yue-Hans", "yue-CN", "en-GB"]  # fmt: skip
 
 
 def test_the_page_and_the_server_read_a_browser_language_alike(open_page):

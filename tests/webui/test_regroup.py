@@ -135,14 +135,17 @@ def test_a_tile_reads_back_as_it_was_sent(client) -> None:
     assert back["tile"] == "5m" and back["confidence"] == pytest.approx(0.3, abs=1e-3)
 
 
+@needs_scorer
 def test_an_unsure_tile_keeps_its_name_over_every_tile_not_listed(client) -> None:
-    """A tile sent at no confidence and without alternatives is still the tile named,
-    not whichever kind comes first in the code list."""
+    """A hand tile sent at no confidence and without alternatives is still the tile
+    named (the hand reads), not whichever kind comes first in the code list."""
+    codes = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "1p", "2s", "3s"]
     for confidence in (0, 0.001):
-        tile = _tile("5p", 0, confidence=confidence)
-        body = {"tiles": [], "ignored": [{"kind": "stray", "tiles": [tile]}]}
-        back = _post(client, body).get_json()["ignored"][0]["tiles"][0]
-        assert back["tile"] == "5p", confidence
+        tiles = _row(codes) + [_tile("4s", 10 + 32 * 13 + 40)]
+        tiles[9] = {**tiles[9], "confidence": confidence}
+        out = _post(client, {"tiles": tiles}).get_json()
+        assert out["hand"] == "123456789m11p23s4s", confidence
+        assert out["tiles"][9]["tile"] == "1p"
 
 
 @needs_scorer

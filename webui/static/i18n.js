@@ -227,9 +227,10 @@ export function productLang(tag) {
   // as the server's scorer.errors.pick_lang: the script before the region, Cantonese traditional
   const parts = String(tag || "").toLowerCase().replace(/_/g, "-").split("-");
   if (!["zh", "cmn", "yue"].includes(parts[0])) return parts[0] === "en" ? "en" : null;
-  if (parts.includes("hans")) return "zh";
-  const traditional = parts.includes("hant") || parts.some((p) => ["tw", "hk", "mo"].includes(p));
-  return traditional || parts[0] === "yue" ? "zh-Hant" : "zh";
+  if (parts.includes("hans") || parts.includes("hant")) return parts.includes("hans") ? "zh" : "zh-Hant";
+  if (parts.some((p) => ["tw", "hk", "mo"].includes(p))) return "zh-Hant";
+  const simplified = parts.some((p) => ["cn", "sg", "my"].includes(p));
+  return parts[0] === "yue" && !simplified ? "zh-Hant" : "zh";
 }
 
 function initialLang() {
