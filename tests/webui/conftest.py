@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import logging
+import threading
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import pytest
 
 from tests.webui.photo_fixture import fake_recognize
@@ -50,3 +57,32 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield b
         b.close()
+
+
+@contextmanager
+def live_server(app) -> Iterator[str]:
+    """The app served on a free local port in a thread, for a browser or real HTTP calls:
+    its base URL (ending in /)."""
+    from werkzeug.serving import make_server
+
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        thread.join(5)
+
+
+def call_json(base_url: str, method: str, path: str, body: dict | None = None) -> dict:
+    """A JSON request to a live server (`live_server`) and its JSON answer."""
+    req = urllib.request.Request(
+        base_url + path,
+        method=method,
+        data=json.dumps(body).encode() if body is not None else None,
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(req) as resp:
+        return json.load(resp)

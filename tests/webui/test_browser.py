@@ -6,17 +6,15 @@ artifacts/screenshots/ for a person to look at.
 
 from __future__ import annotations
 
-import logging
 import re
 import shutil
-import threading
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from tests.webui.conftest import CHROMIUM, SEED_HAND, needs_scorer
+from tests.webui.conftest import CHROMIUM, SEED_HAND, call_json, live_server, needs_scorer
 from tests.webui.photo_fixture import (
     KONGS,
     THIRTEEN,
@@ -39,9 +37,6 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory):
-    from werkzeug.serving import make_server
-
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)
     db = tmp_path_factory.mktemp("db") / "games.db"
     readers = {
         "thirteen.png": fake_recognize(THIRTEEN),
@@ -54,13 +49,8 @@ def base_url(tmp_path_factory):
     def recognize(data, name):
         return readers.get(name, default)(data, name)
 
-    app = create_app({"MCR_RECOGNIZE": recognize, "MCR_DB": str(db)})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/"
-    server.shutdown()
-    thread.join(5)
+    with live_server(create_app({"MCR_RECOGNIZE": recognize, "MCR_DB": str(db)})) as url:
+        yield url
 
 
 @pytest.fixture()
@@ -344,17 +334,9 @@ ROUND_TRIP = [  # pasted, and as the library writes it back
 @needs_scorer
 def test_notation_round_trips_through_the_page(open_page, base_url):
     """The page's own notation for a pasted hand scores exactly like the pasted text."""
-    import json
-    import urllib.request
 
     def score(hand: str) -> dict:
-        req = urllib.request.Request(
-            base_url + "api/score",
-            data=json.dumps({"hand": hand}).encode(),
-            headers={"Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(req) as resp:
-            return json.load(resp)
+        return call_json(base_url, "POST", "api/score", {"hand": hand})
 
     page = open_page()
     for pasted, written in ROUND_TRIP:
@@ -396,20 +378,10 @@ def test_meld_controls_change_the_notation(open_page):
 
 @needs_scorer
 def test_a_scored_hand_is_recorded_in_the_game_sheet(open_page, base_url):
-    import json
-    import urllib.request
-
     pytest.importorskip("webui.game_views")
 
     def call(method: str, path: str, body: dict | None = None) -> dict:
-        req = urllib.request.Request(
-            base_url + path,
-            method=method,
-            data=json.dumps(body).encode() if body else None,
-            headers={"Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(req) as resp:
-            return json.load(resp)
+        return call_json(base_url, method, path, body)
 
     game = call("POST", "game/api/games", {"players": ["Ann", "Bo", "Cy", "Di"], "name": "table 3"})
     page = open_page()
@@ -478,17 +450,8 @@ def _english_words(page) -> list[str]:
 
 
 def _game_with_hands(base_url) -> int:
-    import json
-    import urllib.request
-
     def call(path: str, body: dict) -> dict:
-        req = urllib.request.Request(
-            base_url + path,
-            data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(req) as resp:
-            return json.load(resp)
+        return call_json(base_url, "POST", path, body)
 
     game = call(
         "game/api/games",
