@@ -48,8 +48,9 @@ def _code(value: Any, where: str) -> str:
     return value
 
 
-def tile_read(tile: Any, where: str) -> TileRead:
-    """A tile of the result (code, box, confidence, alternatives, up) as a reading."""
+def tile_read(tile: Any, where: str, size: tuple[int, int] = (0, 0)) -> TileRead:
+    """A tile of the result (code, box, confidence, alternatives, up) as a reading; its
+    box lies at least in part inside the photo of `size` where that is known."""
     if not isinstance(tile, dict):
         raise TileListError("bad_tiles.tile", where=where)
     code = _code(tile.get("tile"), where)
@@ -59,7 +60,9 @@ def tile_read(tile: Any, where: str) -> TileRead:
     x1, y1, x2, y2 = (_number(v, -MOST_PIXELS, MOST_PIXELS, where) for v in box)
     if x2 <= x1 or y2 <= y1:
         raise TileListError("bad_tiles.box", where=where)
-    if x2 - x1 < 1 or y2 - y1 < 1:  # the answer's boxes are rounded to 0.1 px
+    width, height = size
+    outside = width and height and (x2 <= 0 or y2 <= 0 or x1 >= width or y1 >= height)
+    if outside or x2 - x1 < 1 or y2 - y1 < 1:  # the answer's boxes are rounded to 0.1 px
         raise TileListError("bad_tiles.outside", where=where)
     listed = np.zeros(len(CODES))
     alternatives = tile.get("alternatives") or []
@@ -97,13 +100,13 @@ def _spread(listed: np.ndarray, named: int) -> np.ndarray:
     return probs / probs.sum()
 
 
-def tile_list(value: Any, name: str) -> list[TileRead]:
+def tile_list(value: Any, name: str, size: tuple[int, int] = (0, 0)) -> list[TileRead]:
     if not isinstance(value, list) or len(value) > MOST_TILES:
         raise TileListError("bad_tiles.list", field=name, most=MOST_TILES)
-    return [tile_read(t, f"{name}[{i}]") for i, t in enumerate(value)]
+    return [tile_read(t, f"{name}[{i}]", size) for i, t in enumerate(value)]
 
 
-def groups(value: Any) -> list[tuple[str, list[TileRead]]]:
+def groups(value: Any, size: tuple[int, int] = (0, 0)) -> list[tuple[str, list[TileRead]]]:
     """The `ignored` groups of a result: (kind, readings)."""
     if value is None:
         return []
@@ -113,7 +116,7 @@ def groups(value: Any) -> list[tuple[str, list[TileRead]]]:
     for gi, group in enumerate(value):
         if not isinstance(group, dict) or group.get("kind") not in KINDS:
             raise TileListError("bad_tiles.group", where=f"ignored[{gi}]")
-        out.append((group["kind"], tile_list(group.get("tiles"), f"ignored[{gi}].tiles")))
+        out.append((group["kind"], tile_list(group.get("tiles"), f"ignored[{gi}].tiles", size)))
     if sum(len(t) for _, t in out) > MOST_TILES:
         raise TileListError("bad_tiles.list", field="ignored", most=MOST_TILES)
     return out
@@ -142,32 +145,14 @@ def read_group(body: Any) -> dict[str, Any]:
     image = body.get("image", "")
     if not isinstance(image, str):
         raise TileListError("bad_tiles.image")
-    width, height = _size(body.get("size"))
-    hand = tile_list(body.get("tiles"), "tiles")
+    size = _size(body.get("size"))
+    hand = tile_list(body.get("tiles"), "tiles", size)
     if len(hand) > DEFAULT.hand_most:  # no hand lays down more: not worth a layout's search
         raise TileListError("bad_tiles.hand", most=DEFAULT.hand_most)
-    ignored = groups(body.get("ignored"))
+    ignored = groups(body.get("ignored"), size)
     every = hand + [r for _, rs in ignored for r in rs]
     pieces, start = [], len(hand)
     for kind, rs in ignored:
         pieces.append(Piece(kind, tuple(range(start, start + len(rs)))))
         start += len(rs)
-    _inside(every, hand, ignored, (width, height))
-    return assemble(
-        every, tuple(range(len(hand))), read_hand(hand), pieces, image[:200], (width, height)
-    )
-
-
-def _inside(every: list[TileRead], hand: list, ignored: list, size: tuple[int, int]) -> None:
-    """Refuse a box lying wholly outside the photo whose size was sent (one cut by its
-    edge is a tile partly in view, and is marked so)."""
-    width, height = size
-    if not width or not height:
-        return
-    names = [f"tiles[{i}]" for i in range(len(hand))] + [
-        f"ignored[{g}].tiles[{i}]" for g, (_, rs) in enumerate(ignored) for i in range(len(rs))
-    ]
-    for read, where in zip(every, names, strict=True):
-        x1, y1, x2, y2 = read.detection.box
-        if x2 <= 0 or y2 <= 0 or x1 >= width or y1 >= height:
-            raise TileListError("bad_tiles.outside", where=where)
+    return assemble(every, tuple(range(len(hand))), read_hand(hand), pieces, image[:200], size)
