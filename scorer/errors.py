@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any, ClassVar
 
-from scorer.messages import MESSAGES, TERMS
+from scorer.messages import MESSAGES, SHARED, TERMS
 
 #: the message languages of CONTRACTS.md; the first is the default
 LANGS = ("en", "zh", "zh-Hant")
@@ -87,8 +87,8 @@ def _merged(cls: type, attribute: str) -> Catalogue:
 class McrError(ValueError):
     """Base of every error the product reports to a person: a `code` and a message."""
 
-    #: this layer's catalogue; a subclass names its own
-    messages: ClassVar[Catalogue] = {}
+    #: this layer's catalogue; a subclass names its own (the messages here are every layer's)
+    messages: ClassVar[Catalogue] = SHARED
     #: parameter values shown by name (e.g. request fields): term -> language -> name
     terms: ClassVar[Catalogue] = {}
 

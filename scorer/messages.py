@@ -12,6 +12,15 @@ _KONG_RULE_EN = (
     "claimed from seat 1-3)"
 )
 
+#: messages every layer speaks alike (`McrError.refuse_unknown`)
+SHARED: dict[str, dict[str, str]] = {
+    "unknown_field": {
+        "en": "unknown field(s) {fields}; known: {known}",
+        "zh": "请求里有不认识的项目：{fields}",
+        "zh-Hant": "請求裡有不認識的項目：{fields}",
+    },
+}
+
 MESSAGES: dict[str, dict[str, str]] = {
     # -- the hand notation ----------------------------------------------------------
     "bad_meld_number.after_comma": {
@@ -225,11 +234,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "a score request is a JSON object, got {type}",
         "zh": "计分请求必须是 JSON 对象",
         "zh-Hant": "計分請求必須是 JSON 物件",
-    },
-    "unknown_field": {
-        "en": "unknown field(s) {fields}; known: {known}",
-        "zh": "请求里有不认识的项目：{fields}",
-        "zh-Hant": "請求裡有不認識的項目：{fields}",
     },
     "missing_field.hand": {
         "en": "the request has no 'hand'",

@@ -157,11 +157,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "{where} 不在照片里，或宽高不到一个像素。",
         "zh-Hant": "{where} 不在照片裡，或寬高不到一個像素。",
     },
-    "unknown_field": {
-        "en": "unknown field(s) {fields}; known: {known}",
-        "zh": "请求里有不认识的项目：{fields}",
-        "zh-Hant": "請求裡有不認識的項目：{fields}",
-    },
     "bad_tiles.image": {
         "en": "'image' must be the photo's name, as text.",
         "zh": "照片名称必须是文字。",

@@ -303,11 +303,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "{field}必须在 {low} 到 {high} 之间，收到 {got}",
         "zh-Hant": "{field}必須在 {low} 到 {high} 之間，收到 {got}",
     },
-    "unknown_field": {
-        "en": "unknown field(s) {fields}; known: {known}",
-        "zh": "请求里有不认识的项目：{fields}",
-        "zh-Hant": "請求裡有不認識的項目：{fields}",
-    },
     "bad_penalty.too_many": {
         "en": "a hand has at most {max} penalties",
         "zh": "一盘最多 {max} 项罚分",
