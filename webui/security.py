@@ -99,12 +99,13 @@ def _locked_out(addr: str) -> bool:
         return len(recent) >= PIN_TRIES
 
 
-def _retry_after(addr: str) -> int:
-    """Seconds until this device's oldest wrong PIN in the window is forgotten (at least 1)."""
+def _lockout_headers() -> dict[str, str]:
+    """`Retry-After`: seconds until this device's oldest wrong PIN in the window is
+    forgotten (at least 1), when its lockout ends."""
     with _failures_lock:
-        times = list(_failures.get(addr, {}).values())
+        times = list(_failures.get(request.remote_addr or "", {}).values())
     left = PIN_WINDOW - (time.monotonic() - min(times)) if times else 1.0
-    return max(1, int(left + 0.999))
+    return {"Retry-After": str(max(1, int(left + 0.999)))}
 
 
 def _note_failure(addr: str, given: str) -> None:
@@ -160,7 +161,7 @@ def _check_request():
 def _refuse(code: str):
     response, status = error_response(RequestError(code))
     if code == "pin_locked":
-        response.headers["Retry-After"] = str(_retry_after(request.remote_addr or ""))
+        response.headers.update(_lockout_headers())
     return response, status
 
 
@@ -196,8 +197,7 @@ def join():
         wrong=bool(given),
         message=RequestError(shown).message_in(request_lang()),
     )
-    headers = {"Retry-After": str(_retry_after(request.remote_addr or ""))} if status == 429 else {}
-    return page, status, headers
+    return page, status, _lockout_headers() if status == 429 else {}
 
 
 def register(app: Flask) -> None:

@@ -486,10 +486,10 @@ class GameStore:
         """Put `player` in `team` for the tournament (refused if on record in another)."""
         check_text("tournament", tournament, MAX_DETAIL)
         name, clean = check_name(player), team_name(team)
-        if not tournament or not clean:
-            raise GameError(
-                "bad_teams.no_tournament" if not tournament else "bad_teams", max=MAX_WHO
-            )
+        if not tournament:
+            raise GameError("bad_teams.no_tournament")
+        if not clean:
+            raise GameError("bad_teams", max=MAX_WHO)
         with self._transaction() as conn:
             _put_team(conn, tournament, name, clean)
 
