@@ -84,5 +84,5 @@ def call_json(base_url: str, method: str, path: str, body: dict | None = None) -
         data=json.dumps(body).encode() if body is not None else None,
         headers={"Content-Type": "application/json"},
     )
-    with urllib.request.urlopen(req) as resp:
+    with urllib.request.urlopen(req, timeout=30) as resp:  # a stuck server fails, not hangs
         return json.load(resp)
