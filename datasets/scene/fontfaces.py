@@ -12,7 +12,8 @@ bamboos come from a drawn training style, so every style is complete.
 
 Its flowers are drawn here too, as sets print them: a picture of stems and
 petals in several colours, different on every tile, with the tile's
-character (梅 蘭 菊 竹 春 夏 秋 冬) and often its number 1-4 in a corner.
+character (梅 蘭 菊 竹 春 夏 秋 冬), or its name in Latin letters under the
+picture, and often its number 1-4 in a corner.
 The picture tells nothing, the character and number tell which flower:
 unfamiliar flower art, read as a playing tile, is the commonest misreading
 on held-out sets. Training only: pillow draws the glyphs.
@@ -56,6 +57,11 @@ FLOWER_PLACES = (
     ((20, 20, FACE_W - 20, FACE_H - 80), (0.72, 0.86), (0.34, 0.2)),
     ((FACE_W // 3, 20, FACE_W - 15, FACE_H - 20), (0.17, 0.45), (0.26, 0.3)),
 )
+#: sets sold abroad write the flower's name under its picture in place of the character
+WORDS = dict(zip([f"{n}f" for n in range(1, 9)], (
+    "PLUM", "ORCHID", "MUM", "BAMBOO", "SPRING", "SUMMER", "AUTUMN", "WINTER"), strict=True))  # fmt: skip
+WORD_P = 0.3  # share of styles that do
+WORD_PLACE = ((20, 20, FACE_W - 20, FACE_H - 70), (0.5, 0.89), (0.86, 0.12))
 PETALS = [(60, 60, 200), (150, 90, 230), (40, 170, 230), (180, 80, 60), (200, 200, 240)]  # BGR
 PAPER = (236, 240, 242)
 INDEX_SIZE = (30 / FACE_W, 36 / FACE_H)  # a corner index's box, as fractions of the face
@@ -151,13 +157,13 @@ def _white_dragon(face: np.ndarray, rng: np.random.Generator, ink) -> None:
 
 
 #: the kinds of picture a flower tile may show (`_picture`)
-PICTURES = ("blossoms", "head", "bird", "figure")
+PICTURES = ("blossoms", "head", "bird", "figure", "sun", "leaf")
 
 
 def _picture(face: np.ndarray, rng: np.random.Generator, area: tuple[int, int, int, int]) -> str:
     """A flower tile's picture in `area` (x0, y0, x1, y1), of a kind drawn at random: sets
-    print stems and small blossoms, one large flower head, a bird on a branch or a figure
-    of the season; only the character and number tell which flower it is. Nothing is
+    print stems and small blossoms, one large flower head, a bird on a branch, a figure,
+    the sun or a leaf of the season; only the character and number tell which flower it is. Nothing is
     drawn outside the area, where they are written. Returns the kind drawn."""
     kind = PICTURES[int(rng.integers(len(PICTURES)))]
     canvas = face.copy()
@@ -168,6 +174,10 @@ def _picture(face: np.ndarray, rng: np.random.Generator, area: tuple[int, int, i
         bird(canvas, rng, area)
     elif kind == "figure":
         _figure(canvas, rng, area)
+    elif kind == "sun":
+        _sun(canvas, rng, area)
+    elif kind == "leaf":
+        _leaf(canvas, rng, area)
     else:
         _stems(canvas, rng, area, int(rng.integers(2, 5)))
         _blossoms(canvas, rng, area)
@@ -255,6 +265,36 @@ def _figure(face: np.ndarray, rng: np.random.Generator, area) -> None:
     cv2.line(face, hand, (hand[0], foot), (40, 70, 110), 3, cv2.LINE_AA)  # a staff or a hoe
 
 
+def _sun(face: np.ndarray, rng: np.random.Generator, area) -> None:
+    """A sun: a disc ringed by short rays."""
+    x0, y0, x1, y1 = area
+    r = int(min(x1 - x0, y1 - y0) * rng.uniform(0.14, 0.22))
+    c = (int((x0 + x1) / 2), int((y0 + y1) / 2 + rng.uniform(-0.1, 0.1) * (y1 - y0)))
+    ink = PETALS[int(rng.integers(len(PETALS)))]
+    n = int(rng.integers(8, 16))
+    for k in range(n):
+        a = 2 * np.pi * k / n
+        p0 = (int(c[0] + r * 1.3 * np.cos(a)), int(c[1] + r * 1.3 * np.sin(a)))
+        p1 = (int(c[0] + r * 1.9 * np.cos(a)), int(c[1] + r * 1.9 * np.sin(a)))
+        cv2.line(face, p0, p1, ink, int(rng.integers(2, 5)), cv2.LINE_AA)
+    cv2.circle(face, c, r, (40, 190, 230), -1, cv2.LINE_AA)
+
+
+def _leaf(face: np.ndarray, rng: np.random.Generator, area) -> None:
+    """A lobed leaf (five to seven points) on a short stalk."""
+    x0, y0, x1, y1 = area
+    r = min(x1 - x0, y1 - y0) * rng.uniform(0.3, 0.45)
+    c = np.array([(x0 + x1) / 2, (y0 + y1) / 2 - r * 0.1])
+    lobes = int(rng.integers(5, 8))
+    a = np.linspace(-np.pi, np.pi, 2 * lobes, endpoint=False) + np.pi / 2
+    radius = np.where(np.arange(2 * lobes) % 2 == 0, r, r * rng.uniform(0.4, 0.6))
+    pts = np.stack([c[0] + radius * np.cos(a), c[1] - radius * np.sin(a)], axis=1)
+    ink = (PETALS + [INKS["green"]])[int(rng.integers(len(PETALS) + 1))]
+    cv2.fillPoly(face, [pts.astype(np.int32)], ink, cv2.LINE_AA)
+    stalk = (int(c[0]), int(min(y1 - 2, c[1] + r * 1.1)))
+    cv2.line(face, (int(c[0]), int(c[1])), stalk, (40, 70, 110), 3, cv2.LINE_AA)
+
+
 def _flowers(font: tuple[str, int], rng: np.random.Generator) -> dict[str, np.ndarray]:
     """The eight flowers of one style: a picture, the character and the number placed
     as the style places them (character in a top or bottom corner or down one side)."""
@@ -263,12 +303,15 @@ def _flowers(font: tuple[str, int], rng: np.random.Generator) -> dict[str, np.nd
     number = rng.random() < 0.7
     character = not number or rng.random() < 0.85  # one of the two tells the flower
     lan = str(rng.choice(["蘭", "兰"]))
-    area, at, size = FLOWER_PLACES[place]
+    word = rng.random() < WORD_P
+    area, at, size = WORD_PLACE if word else FLOWER_PLACES[place]
     faces = {}
     for code, char in FLOWERS.items():
         face = _blank()
         _picture(face, rng, area)
-        if character:
+        if word:
+            _write(face, WORDS[code], font, char_ink, at, size, 60)
+        elif character:
             _write(face, lan if code == "2f" else char, font, char_ink, at, size)
         if number:
             _write(face, str(NUMBERS[code]), font, INKS["red"], (0.84, 0.12), INDEX_SIZE, 60)

@@ -9,7 +9,9 @@ hollow stick, their size and spacing, a corner index) in one of the
 arrangements sets use (six bamboos in two rows of three or three of two,
 six dots as two over four or two columns of three) with a little jitter,
 so the count and arrangement of pips, not one set's drawing of them,
-tells the tiles apart. Its characters, winds, dragons and flowers come
+tells the tiles apart. Some sets pack their sticks end to end, so that a
+column of them reads as one long segmented stick; some styles do too
+(`_Design.packed`), and the count lies in the column's segments. Its characters, winds, dragons and flowers come
 from a drawn training style. Its 1s does too, or it is drawn here as sets
 draw it: a bird (perched, or a peacock with its tail fanned) filling the
 face with no character or number, or one large stick. Flower tiles show
@@ -33,6 +35,7 @@ from datasets.scene.fontfaces import DRAWN, PAPER, PETALS, bird  # the other fac
 #: styles offered; each is one pip design
 COUNT = 40
 INKS = [(150, 70, 20), (40, 120, 30), (30, 30, 190), (30, 30, 30), (120, 50, 120)]  # BGR
+OUTLINE = (25, 25, 25)  # the dark edge of capped sticks
 
 # pip centres on a unit face (x, y in 0..1 of the pip area), per count; where sets
 # differ, each arrangement they use (a style draws one of them)
@@ -52,17 +55,24 @@ DOTS: dict[int, list[list[tuple[float, float]]]] = {
 # centre and slant off upright, in degrees
 STICKS: dict[int, list[tuple[int, int, list[tuple[float, float, float]]]]] = {
     2: [(2, 3, [(0.5, 0.27, 0), (0.5, 0.73, 0)])],
-    3: [(2, 3, [(0.5, 0.27, 0), (0.3, 0.73, 0), (0.7, 0.73, 0)])],
+    3: [(2, 3, [(0.5, 0.27, 0), (0.3, 0.73, 0), (0.7, 0.73, 0)]),
+        (2, 3, [(0.3, 0.27, 0), (0.7, 0.27, 0), (0.5, 0.73, 0)])],
     4: [(2, 3, [(x, y, 0) for y in (0.27, 0.73) for x in (0.3, 0.7)])],
-    5: [(2, 3, [(x, y, 0) for y in (0.27, 0.73) for x in (0.2, 0.8)] + [(0.5, 0.5, 0)])],
+    5: [(2, 3, [(x, y, 0) for y in (0.27, 0.73) for x in (0.2, 0.8)] + [(0.5, 0.5, 0)]),
+        (3, 3, [(0.2, 0.17, 0), (0.8, 0.17, 0), (0.5, 0.5, 0), (0.2, 0.83, 0), (0.8, 0.83, 0)])],
     6: [(2, 3, [(x, y, 0) for y in (0.27, 0.73) for x in (0.18, 0.5, 0.82)]),
         (3, 3, [(x, y, 0) for y in (0.17, 0.5, 0.83) for x in (0.3, 0.7)])],
-    7: [(3, 3, [(0.5, 0.17, 0)] + [(x, y, 0) for y in (0.5, 0.83) for x in (0.18, 0.5, 0.82)])],
+    7: [(3, 3, [(0.5, 0.17, 0)] + [(x, y, 0) for y in (0.5, 0.83) for x in (0.18, 0.5, 0.82)]),
+        (3, 3, [(x, 0.17, 0) for x in (0.18, 0.5, 0.82)] + [(0.5, 0.5, 0)]
+               + [(x, 0.83, 0) for x in (0.18, 0.5, 0.82)])],
     8: [(2, 4, [(0.14, 0.27, 0), (0.38, 0.27, 25), (0.62, 0.27, -25), (0.86, 0.27, 0),
                 (0.14, 0.73, 0), (0.38, 0.73, -25), (0.62, 0.73, 25), (0.86, 0.73, 0)]),
-        (2, 4, [(x, y, 0) for y in (0.27, 0.73) for x in (0.14, 0.38, 0.62, 0.86)])],
+        (2, 4, [(x, y, 0) for y in (0.27, 0.73) for x in (0.14, 0.38, 0.62, 0.86)]),
+        (4, 3, [(x, y, 0) for y in (0.125, 0.375, 0.625, 0.875) for x in (0.3, 0.7)])],
     9: [(3, 3, [(x, y, 0) for y in (0.17, 0.5, 0.83) for x in (0.18, 0.5, 0.82)])],
 }  # fmt: skip
+#: share of styles whose sticks touch end to end down a column
+PACKED_P = 0.35
 
 
 def style_names() -> list[str]:
@@ -78,7 +88,7 @@ class _Design:
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.dot = int(rng.integers(4))  # solid, ring, double ring, coin
-        self.stick = int(rng.integers(3))  # segmented, plain, hollow
+        self.stick = int(rng.integers(4))  # segmented, plain, hollow, capped
         self.inks = [INKS[int(i)] for i in rng.permutation(len(INKS))[:3]]
         self.mixed = rng.random() < 0.5  # pips in more than one ink
         self.area = (float(rng.uniform(0.1, 0.2)), float(rng.uniform(0.08, 0.16)))  # margins x, y
@@ -90,6 +100,10 @@ class _Design:
         self.stroke = int(rng.integers(3, 8))
         self.dots = {n: int(rng.integers(len(v))) for n, v in DOTS.items()}
         self.sticks = {n: int(rng.integers(len(v))) for n, v in STICKS.items()}
+        #: sticks as long as their grid cell: a column of them meets end to end
+        self.packed = rng.random() < PACKED_P
+        if self.packed:
+            self.stick_len = float(rng.uniform(0.97, 1.0))
 
     def ink(self, i: int) -> tuple[int, int, int]:
         return self.inks[i % len(self.inks)] if self.mixed else self.inks[0]
@@ -120,10 +134,31 @@ class _Design:
     def draw_stick(
         self, face: np.ndarray, c: tuple[int, int], w: int, h: int, angle: float, ink
     ) -> None:
+        canvas = self._stick_mask(w, h)
+        if angle:
+            m = cv2.getRotationMatrix2D((h + 2, h + 2), angle, 1.0)
+            canvas = cv2.warpAffine(canvas, m, canvas.shape[::-1])
+        if self.stick == 3:  # a dark outline round the ink: the stick's mask, then its inside
+            inside = cv2.erode(canvas, np.ones((3, 3), np.uint8), iterations=max(1, w // 8))
+            _paint(face, c, canvas, OUTLINE)
+            _paint(face, c, inside, ink)
+        else:
+            _paint(face, c, canvas, ink)
+
+    def _stick_mask(self, w: int, h: int) -> np.ndarray:
+        """One upright stick of `w` x `h` drawn at the centre of a square mask."""
         canvas = np.zeros((2 * h + 4, 2 * h + 4), np.uint8)
         x0, y0 = h + 2 - w // 2, h + 2 - h // 2
         if self.stick == 2:
             cv2.rectangle(canvas, (x0, y0), (x0 + w, y0 + h), 255, max(2, self.stroke // 2))
+        elif self.stick == 3:  # a slim body flaring to caps at its ends and a joint midway
+            body = max(2, int(w * 0.55))
+            cv2.rectangle(
+                canvas, (x0 + (w - body) // 2, y0), (x0 + (w + body) // 2, y0 + h), 255, -1
+            )
+            cap = max(2, h // 9)
+            for y in (y0, y0 + h // 2 - cap // 2, y0 + h - cap):
+                cv2.rectangle(canvas, (x0, y), (x0 + w, y + cap), 255, -1)
         else:
             cv2.rectangle(canvas, (x0, y0), (x0 + w, y0 + h), 255, -1)
         if self.stick == 0:  # nodes across the stick
@@ -132,16 +167,18 @@ class _Design:
                 cv2.line(canvas, (x0 - 2, y), (x0 + w + 2, y), 0, max(2, h // 14))
                 cv2.line(canvas, (x0 - 3, y + max(2, h // 14)), (x0 + w + 3, y + max(2, h // 14)),
                          255, max(2, h // 20))  # fmt: skip
-        if angle:
-            m = cv2.getRotationMatrix2D((h + 2, h + 2), angle, 1.0)
-            canvas = cv2.warpAffine(canvas, m, canvas.shape[::-1])
-        s = canvas.shape[0]
-        x1, y1 = c[0] - s // 2, c[1] - s // 2
-        fx0, fy0 = max(0, x1), max(0, y1)
-        fx1, fy1 = min(FACE_W, x1 + s), min(FACE_H, y1 + s)
-        mask = canvas[fy0 - y1 : fy1 - y1, fx0 - x1 : fx1 - x1].astype(np.float32)[..., None] / 255
-        region = face[fy0:fy1, fx0:fx1].astype(np.float32)
-        face[fy0:fy1, fx0:fx1] = (region * (1 - mask) + np.array(ink) * mask).astype(np.uint8)
+        return canvas
+
+
+def _paint(face: np.ndarray, c: tuple[int, int], canvas: np.ndarray, ink) -> None:
+    """`ink` laid on the face through a square mask centred at `c`, cut at the face's edges."""
+    s = canvas.shape[0]
+    x1, y1 = c[0] - s // 2, c[1] - s // 2
+    fx0, fy0 = max(0, x1), max(0, y1)
+    fx1, fy1 = min(FACE_W, x1 + s), min(FACE_H, y1 + s)
+    mask = canvas[fy0 - y1 : fy1 - y1, fx0 - x1 : fx1 - x1].astype(np.float32)[..., None] / 255
+    region = face[fy0:fy1, fx0:fx1].astype(np.float32)
+    face[fy0:fy1, fx0:fx1] = (region * (1 - mask) + np.array(ink) * mask).astype(np.uint8)
 
 
 def _index(face: np.ndarray, n: int) -> None:

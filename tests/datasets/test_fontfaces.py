@@ -81,8 +81,8 @@ def test_flowers_are_drawn_as_sets_print_them() -> None:
 
 
 def test_flower_pictures_vary_and_keep_to_their_area() -> None:
-    """Real sets' flowers show blossoms, one large flower, a bird or a figure: each kind is
-    drawn, in colour, inside the picture's area only, where the character and number
+    """Real sets' flowers show blossoms, one large flower, a bird, a figure, the sun or a
+    leaf: each kind is drawn, in colour, inside the picture's area only, where the character and number
     (which tell the flower) are not."""
     rng = np.random.default_rng(0)
     area = fontfaces.FLOWER_PLACES[0][0]
@@ -96,3 +96,23 @@ def test_flower_pictures_vary_and_keep_to_their_area() -> None:
         inked[y0:y1, x0:x1] = False
         assert not inked.any()
     assert kinds == set(fontfaces.PICTURES)
+
+
+def test_some_styles_name_their_flowers_in_latin_letters(monkeypatch) -> None:
+    """Sets sold abroad write PLUM, SPRING... under the picture in place of the character:
+    such a style's eight flowers each carry their own word in the band under the picture,
+    and the picture keeps above it."""
+    monkeypatch.setattr(fontfaces, "WORD_P", 1.0)
+    font = fontfaces.FONTS[NAMES[0].split("_")[1]]
+    faces = fontfaces._flowers(font, np.random.default_rng(3))
+    (x0, y0, x1, y1), _, _ = fontfaces.WORD_PLACE
+    bands = []
+    for face in faces.values():
+        inked = np.abs(face.astype(int) - fontfaces.PAPER).sum(axis=2) > 60
+        band = inked[y1 + 5 :, x0:x1]
+        assert band.mean() > 0.03
+        bands.append(band)
+    assert all((bands[i] != bands[j]).mean() > 0.02 for i in range(8) for j in range(i))
+    monkeypatch.setattr(fontfaces, "WORD_P", 0.0)
+    plain = fontfaces._flowers(font, np.random.default_rng(3))
+    assert any(not np.array_equal(plain[c], faces[c]) for c in faces)

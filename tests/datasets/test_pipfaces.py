@@ -96,3 +96,48 @@ def test_many_pip_styles_draw_their_own_one_of_bamboo_with_no_numeral() -> None:
         corner = face[:40, FACE_W - 44 :].astype(int)
         assert (np.abs(corner - np.array(pipfaces.PAPER)).sum(axis=2) < 30).all()
         assert _blobs(face) >= 1
+
+
+def _column_gap(face: np.ndarray, x: int) -> int:
+    """The longest run of paper down a stick column, between its first and last ink."""
+    ink = (np.abs(face.astype(int) - np.array(pipfaces.PAPER)).sum(axis=2) > 60)[:, x - 1 : x + 2]
+    rows = ink.any(axis=1)
+    ys = np.flatnonzero(rows)
+    gap = best = 0
+    for filled in rows[ys[0] : ys[-1] + 1]:
+        gap = 0 if filled else gap + 1
+        best = max(best, gap)
+    return best
+
+
+def test_some_styles_pack_their_sticks_end_to_end() -> None:
+    """Sets that pack short sticks end to end show a column as one long jointed stick, and
+    a classifier that only saw sticks standing apart reads three such rows as two. Among
+    the styles drawing six bamboos as three rows of two (solid sticks, plain or capped),
+    packed ones leave at most a jitter's gap down each column, the others a clear one."""
+    packed, apart = [], []
+    for name in NAMES:
+        design = _design(name)
+        if design.stick not in (1, 3) or design.sticks[6] != 1:
+            continue
+        face = style_faces(name)["6s"]
+        mx = design.area[0]
+        gaps = [_column_gap(face, int(FACE_W * (mx + (1 - 2 * mx) * x))) for x in (0.3, 0.7)]
+        if design.packed:
+            packed.append(max(gaps))
+        elif design.stick_len < 0.9:
+            apart.append(min(gaps))
+    assert packed and apart
+    assert max(packed) <= 3 < 6 <= min(apart)
+
+
+def test_some_styles_draw_capped_sticks_with_a_dark_outline() -> None:
+    """Bamboos drawn as slim sticks flaring at their ends and joint, edged in a dark line,
+    are a drawing of their own: some styles use it, and their sticks' edge is darker
+    than their inside."""
+    capped = [n for n in NAMES if _design(n).stick == 3]
+    assert len(capped) >= 4
+    for name in capped:
+        face = style_faces(name)["2s"].astype(int)
+        dark = (np.abs(face - np.array(pipfaces.OUTLINE)).sum(axis=2) < 20).sum()
+        assert dark > 50, name
