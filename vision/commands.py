@@ -80,6 +80,21 @@ def _table_lines(result: dict[str, Any]) -> list[str]:
     return out
 
 
+def _meld_line(meld: dict[str, Any]) -> str:
+    """One meld as read: its notation, or why it has none (a kong lying face down asks
+    for its tile; a group that is no meld shows the tiles read, to be corrected)."""
+    if meld["notation"]:
+        what = meld["notation"]
+    elif meld["concealed"]:
+        what = "concealed kong, face down: name its tile"
+    else:
+        what = f"{' '.join(meld['tiles'])} (not read as a chow, pung or kong)"
+    if meld["giver"]:
+        promoted = "promoted kong, " if meld["promoted"] else ""
+        what += f"  ({promoted}claimed from the {meld['giver']})"
+    return what
+
+
 def summary(result: dict[str, Any]) -> str:
     """A readable account of one recognition result."""
     lines = [
@@ -87,12 +102,7 @@ def summary(result: dict[str, Any]) -> str:
         + (f" (photo turned {result['rotation']}°)" if result.get("rotation") else "")
     ]
     lines.append(f"  hand: {result['hand'] or '(not a complete hand)'}")
-    for meld in result["melds"]:
-        what = meld["notation"] or "concealed kong, face down: name its tile"
-        if meld["giver"]:
-            promoted = "promoted kong, " if meld["promoted"] else ""
-            what += f"  ({promoted}claimed from the {meld['giver']})"
-        lines.append(f"  meld: {what}")
+    lines.extend(f"  meld: {_meld_line(meld)}" for meld in result["melds"])
     if result["winning_tile"]:
         lines.append(f"  winning tile: {result['winning_tile']}")
     if result["flowers"]["count"]:

@@ -193,3 +193,27 @@ def test_the_summary_tells_what_the_table_showed_besides_the_hand() -> None:
     text = summary(result)
     assert "not the hand: 46 tiles (discards 12, wall 34)" in text
     assert "和绝张" in text
+
+
+def test_the_summary_shows_a_misread_meld_as_its_tiles_not_as_a_face_down_kong() -> None:
+    """A group laid out as a meld whose tiles read as no chow, pung or kong has no
+    notation; the summary lists the tiles read so the user can correct them, and asks
+    for a tile's name only where a concealed kong lies face down."""
+    from vision.commands import summary
+
+    melds = [
+        {"notation": None, "tiles": ["4p", "4p", "5p", "5p"], "concealed": False,
+         "promoted": False, "giver": "right", "needs_name": False},
+        {"notation": None, "tiles": ["back"] * 4, "concealed": True, "promoted": False,
+         "giver": None, "needs_name": True},
+    ]  # fmt: skip
+    result = {
+        "image": "t.jpg", "tiles": [], "hand": None, "melds": melds, "winning_tile": None,
+        "flowers": {"count": 0, "tiles": []}, "warnings": [],
+    }  # fmt: skip
+    lines = summary(result).splitlines()
+    assert (
+        lines[2]
+        == "  meld: 4p 4p 5p 5p (not read as a chow, pung or kong)  (claimed from the right)"
+    )
+    assert lines[3] == "  meld: concealed kong, face down: name its tile"
