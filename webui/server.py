@@ -3,8 +3,12 @@
 waitress is pure Python and runs alike on Linux, macOS and Windows. It
 reads requests asynchronously, so a slow or half-sent request holds a
 socket, not a thread; only complete requests reach the `threads` that run
-the app. Limits: `connection_limit` open connections, `channel_timeout`
-seconds of silence before a connection is closed, request bodies of at most
+the app. Limits: `connection_limit` open connections, of which one address
+may hold `per_address` (this machine's own are not counted), `channel_timeout`
+seconds of silence before a connection is closed, a request's headers within
+`header_seconds` and the whole request within `request_seconds` of its first
+byte (a client sending a byte now and then is silent never, and would
+otherwise hold its connection for ever), request bodies of at most
 `MAX_BODY` bytes (spooled to a temporary file past 512 KB, never all in
 memory). On POSIX the listening socket is opened with SO_REUSEADDR, so a
 restart after a crash binds at once.
@@ -15,9 +19,15 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import socket
+import time
 from dataclasses import dataclass
 
 from flask import Flask
+from waitress.channel import HTTPChannel
+from waitress.server import MultiSocketServer, TcpWSGIServer
+from waitress.task import ErrorTask
+
+from webui.errors import HTTP_CODES, RequestError, error_response
 
 #: a photo (25 MB) and its multipart wrapping
 MAX_BODY = 26 * 1024 * 1024
@@ -31,19 +41,119 @@ class Limits:
     connection_limit: int = 256
     channel_timeout: int = 60
     max_header_bytes: int = 64 * 1024
+    #: connections one address may hold: a browser opens six, a few tablets behind one
+    #: router a few dozen; one device cannot take every connection
+    per_address: int = 64
+    #: seconds a request's headers and the whole request (a 25 MB photo over slow
+    #: Wi-Fi) may take from its first byte
+    header_seconds: float = 30.0
+    request_seconds: float = 300.0
+    #: seconds between the checks of those deadlines
+    check_every: int = 5
+    #: this machine's own connections count against no address's share
+    trust_loopback: bool = True
+
+
+class _ErrorTask(ErrorTask):
+    """waitress's own refusals (a body past MAX_BODY, HTTP it cannot parse) as the app's
+    JSON errors, in the client's language and with the app's security headers: the page
+    and scripts read one shape of error whoever answers."""
+
+    def execute(self) -> None:
+        app = self.channel.server.app
+        error = self.request.error
+        asked = {
+            name: self.request.headers[key]
+            for name, key in (("Accept-Language", "ACCEPT_LANGUAGE"), ("Cookie", "COOKIE"))
+            if key in self.request.headers
+        }
+        with app.test_request_context(headers=asked):
+            code = HTTP_CODES.get(error.code, "bad_request")
+            response, _ = error_response(RequestError(code))
+            response = app.process_response(response)
+            body = response.get_data()
+        self.status = f"{error.code} {error.reason}"  # waitress's status, the app's words
+        skip = {"content-length", "connection"}
+        self.response_headers.extend(
+            (k, v) for k, v in response.headers.items() if k.lower() not in skip
+        )
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
+
+
+class _Channel(HTTPChannel):
+    """A connection that notes when the request it is reading began, and answers what
+    waitress refuses in the app's words (`_ErrorTask`)."""
+
+    error_task_class = _ErrorTask
+    began: float | None = None
+
+    def received(self, data: bytes) -> bool:
+        if self.request is None and data:
+            self.began = time.monotonic()
+        done = super().received(data)
+        if self.request is None:
+            self.began = None
+        return done
+
+    def overdue(self, now: float, limits: Limits) -> bool:
+        """Whether the request in progress has taken longer than the limits allow."""
+        if self.began is None or self.request is None or self.requests:
+            return False
+        allowed = limits.request_seconds if self.request.headers_finished else limits.header_seconds
+        return now - self.began > allowed
+
+
+class _HallServer(TcpWSGIServer):
+    """waitress's TCP server with a share of connections per address and deadlines on
+    requests in progress."""
+
+    channel_class = _Channel
+    limits: Limits = Limits()
+    app: Flask  # the app itself; `application` may be waitress's wrapping of it
+
+    def handle_accept(self) -> None:
+        try:
+            pair = self.accept()
+            if pair is None:
+                return
+            conn, addr = pair
+            self.set_socket_options(conn)
+        except OSError:
+            return  # a socket closed before it was taken: nothing to serve
+        if self._crowded(addr[0]):
+            conn.close()
+            return
+        self.channel_class(self, conn, self.fix_addr(addr), self.adj, map=self._map)
+
+    def _crowded(self, address: str) -> bool:
+        """Whether `address` already holds its share of connections."""
+        if self.limits.trust_loopback and is_loopback_host(address):
+            return False
+        held = sum(1 for c in self.active_channels.values() if c.addr and c.addr[0] == address)
+        return held >= self.limits.per_address
+
+    def maintenance(self, now: float) -> None:
+        super().maintenance(now)
+        clock = time.monotonic()
+        for channel in list(self.active_channels.values()):
+            if isinstance(channel, _Channel) and channel.overdue(clock, self.limits):
+                channel.will_close = True
 
 
 def make_server(app: Flask, host: str, port: int, limits: Limits = Limits()):
     """A waitress server bound to host:port (OSError when it cannot listen); `.run()` serves."""
-    from waitress.server import create_server
+    from waitress.adjustments import Adjustments
+    from waitress.task import ThreadedTaskDispatcher
 
-    return create_server(
-        app,
+    adj = Adjustments(
         host=host,
         port=port,
         threads=limits.threads,
         connection_limit=limits.connection_limit,
         channel_timeout=limits.channel_timeout,
+        cleanup_interval=limits.check_every,
         max_request_body_size=MAX_BODY,
         max_request_header_size=limits.max_header_bytes,
         backlog=1024,
@@ -51,6 +161,32 @@ def make_server(app: Flask, host: str, port: int, limits: Limits = Limits()):
         expose_tracebacks=False,
         ident="mcr",
     )
+    dispatcher = ThreadedTaskDispatcher()
+    dispatcher.set_thread_count(adj.threads)
+    sockets: dict = {}
+    servers = []
+    try:
+        for info in adj.listen:  # "localhost" may name both 127.0.0.1 and ::1
+            server = _HallServer(app, sockets, dispatcher=dispatcher, adj=adj, sockinfo=info)
+            server.limits, server.app = limits, app
+            servers.append(server)
+    except OSError:
+        for server in servers:
+            server.close()
+        dispatcher.shutdown()
+        raise
+    if len(servers) == 1:
+        return servers[0]
+    listening = [(s.effective_host, s.effective_port) for s in servers]
+    return _Sockets(sockets, adj, listening, dispatcher, servers[-1].log_info)
+
+
+class _Sockets(MultiSocketServer):
+    """Several listening sockets served as one (a name with an IPv4 and an IPv6 address)."""
+
+    @property
+    def effective_port(self) -> int:
+        return self.effective_listen[0][1]
 
 
 def is_wildcard(host: str) -> bool:

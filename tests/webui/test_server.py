@@ -164,3 +164,73 @@ def test_full_photo_queue_answers_503_with_retry_after(serve):
     assert status == 503 and answer["error"]["code"] == "busy"
     assert retry is not None and int(retry) >= 1
     assert upload()[0] == 200  # the reader is free again
+
+
+def _closed(s: socket.socket) -> bool:
+    """Whether the server has closed the connection (nothing more will come)."""
+    try:
+        return s.recv(1) == b""
+    except (ConnectionResetError, BrokenPipeError):
+        return True
+    except TimeoutError:
+        return False
+
+
+def test_one_address_holds_at_most_its_share_of_connections(serve):
+    """A device that opens connection after connection gets its share and no more: the
+    ones past it are closed at once; once it lets go, it is served again."""
+    limits = Limits(threads=4, per_address=5, trust_loopback=False)
+    base, port = serve(limits=limits)
+    held = [socket.create_connection(("127.0.0.1", port), timeout=2) for _ in range(8)]
+    try:
+        for s in held:
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # never finished
+        closed = [_closed(s) for s in held]
+        assert closed.count(True) == 3 and not any(closed[:5])
+    finally:
+        for s in held:
+            s.close()
+    for _ in range(20):  # the server sees the closes on its next turn
+        with contextlib.suppress(OSError):
+            assert urllib.request.urlopen(f"{base}/healthz", timeout=5).status == 200
+            return
+        time.sleep(0.1)
+    raise AssertionError("not served again after letting go of its connections")
+
+
+def test_a_request_trickled_a_byte_at_a_time_is_cut_off(serve):
+    """A client that sends its headers a byte now and then, never silent long enough to be
+    timed out, is closed once its headers have taken longer than allowed."""
+    limits = Limits(threads=4, channel_timeout=30, header_seconds=1.0, check_every=1)
+    base, port = serve(limits=limits)
+    s = socket.create_connection(("127.0.0.1", port), timeout=0.2)
+    try:
+        s.sendall(b"POST /api/score HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        started = time.monotonic()
+        while time.monotonic() - started < 6:
+            try:
+                s.sendall(b"X")
+            except (BrokenPipeError, ConnectionResetError):
+                break
+            if _closed(s):
+                break
+        assert time.monotonic() - started < 5
+    finally:
+        s.close()
+    assert urllib.request.urlopen(f"{base}/healthz", timeout=5).status == 200
+
+
+def test_a_body_past_the_limit_gets_the_json_error_in_the_clients_language(serve):
+    """waitress refuses a body past MAX_BODY before the app sees it; the answer is still
+    the app's JSON error, in the language the client asked for, with its headers."""
+    _, port = serve()
+    answer = _raw(
+        port,
+        b"POST /api/recognize HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Language: zh-CN\r\n"
+        b"Content-Type: image/jpeg\r\nContent-Length: 28311552\r\n\r\n",
+    )
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 413 ")
+    assert b"Content-Type: application/json" in head and b"nosniff" in head
+    error = json.loads(body)["error"]
+    assert error["code"] == "too_large" and "照片太大" in error["message"]
