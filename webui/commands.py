@@ -12,6 +12,7 @@ import argparse
 import secrets
 import sys
 import threading
+from collections.abc import Callable
 
 
 def _warm_up(app) -> None:
@@ -73,33 +74,40 @@ def _stop_on_sigterm() -> None:
         signal.signal(signal.SIGTERM, stop)
 
 
+def _listen(app, args: argparse.Namespace) -> tuple[Callable[[], None], Callable[[], None], int]:
+    """The server bound to --host/--port (OSError when it cannot listen; Flask's development
+    server says why itself and exits): its run, its close and the port it listens on."""
+    if args.dev:
+        from werkzeug.serving import make_server as dev_server
+
+        dev = dev_server(args.host, args.port, app, threaded=True)
+        return dev.serve_forever, dev.server_close, dev.port
+    from webui.server import Limits, make_server
+
+    server = make_server(app, args.host, args.port, Limits(threads=args.threads))
+    return server.run, server.close, server.effective_port
+
+
 def serve(args: argparse.Namespace) -> int:
     from webui.app import create_app
 
     app = create_app(_config(args))
-    if args.readers != 0:
-        threading.Thread(target=_warm_up, args=(app,), daemon=True).start()
-    if args.dev:
-        _announce(args, args.port, app.config.get("MCR_PIN"))
-        try:
-            app.run(host=args.host, port=args.port, threaded=True, debug=False, use_reloader=False)
-        except OSError as exc:
-            return _cannot_listen(args, exc)
-        return 0
-    from webui.server import Limits, make_server
-
     try:
-        server = make_server(app, args.host, args.port, Limits(threads=args.threads))
+        run, close, port = _listen(app, args)
     except OSError as exc:
         return _cannot_listen(args, exc)
-    _announce(args, server.effective_port, app.config.get("MCR_PIN"))
+    # the photo readers start once the port is ours: a server that cannot listen
+    # leaves no reader processes starting behind it
+    if args.readers != 0:
+        threading.Thread(target=_warm_up, args=(app,), daemon=True).start()
+    _announce(args, port, app.config.get("MCR_PIN"))
     _stop_on_sigterm()
     try:
-        server.run()
+        run()
     except (KeyboardInterrupt, SystemExit):
         pass
     finally:
-        server.close()
+        close()
         reader = app.extensions.get("mcr_photos")
         if reader is not None:
             reader.close()

@@ -73,15 +73,28 @@ def _format_penalties(penalties: list[dict[str, Any]]) -> str:
     return "; ".join(parts)
 
 
+def deduction_points(text: str) -> int | None:
+    """The points a penalty's text writes, or None where it writes no whole number:
+    str.isdigit() also takes superscripts ("²"), which int() refuses, as it refuses
+    numbers past 4,300 digits."""
+    digits = text.strip()
+    if not digits.isdecimal():
+        return None
+    try:
+        return int(digits)
+    except ValueError:
+        return None
+
+
 def _parse_penalties(text: str, line: int) -> list[dict[str, Any]]:
     out = []
     for part in filter(None, (p.strip() for p in text.split(";"))):
         pieces = part.split(":")
         if len(pieces) >= 3 and pieces[-2] == "deduction":
-            name, kind, points = ":".join(pieces[:-2]), pieces[-2], pieces[-1]
-            if not points.strip().isdigit():
+            name, kind, points = ":".join(pieces[:-2]), pieces[-2], deduction_points(pieces[-1])
+            if points is None:
                 raise GameError("bad_csv.points", part=repr(part)).at("line", line)
-            out.append({"player": name, "kind": kind, "points": int(points)})
+            out.append({"player": name, "kind": kind, "points": points})
         elif len(pieces) >= 2:
             out.append({"player": ":".join(pieces[:-1]), "kind": pieces[-1]})
         else:
@@ -252,4 +265,4 @@ def rankings_to_csv(standings: list[Standing]) -> str:
     return buf.getvalue()
 
 
-__all__ = ["csv_to_game", "rankings_to_csv", "sheet_to_csv"]
+__all__ = ["csv_to_game", "deduction_points", "rankings_to_csv", "sheet_to_csv"]

@@ -9,6 +9,7 @@ share one tested implementation.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -209,6 +210,8 @@ def lateness_ruling(minutes_late: float) -> LatenessRuling:
     later: forfeit. The points come off the 局分 at the end of the game."""
     if isinstance(minutes_late, bool) or not isinstance(minutes_late, int | float):
         raise GameError("bad_minutes", got=repr(minutes_late))
+    if isinstance(minutes_late, float) and not math.isfinite(minutes_late):
+        raise GameError("bad_minutes", got=repr(minutes_late))  # NaN fails every comparison
     if minutes_late < 0:
         raise GameError("bad_minutes.negative")
     if minutes_late == 0:

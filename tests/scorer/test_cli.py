@@ -94,6 +94,47 @@ def test_batch_one_response_per_line_in_order(capsys, monkeypatch):
     assert answers[6]["error"]["code"] == "contradictory_flags"
 
 
+def _strict_json(line: str):
+    """The JSON value of an output line, refusing what JSON has not (NaN, Infinity)."""
+
+    def refuse(name: str):
+        raise ValueError(f"{name} is not JSON")
+
+    return json.loads(line, parse_constant=refuse)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"hand":"123m456p789s12sEE3s","id":NaN}',
+        '{"hand":"123m456p789s12sEE3s","id":Infinity}',
+        '{"hand":"123m456p789s12sEE3s","id":-Infinity}',
+        '{"hand":"123m456p789s12sEE3s","id":1e999}',
+        '{"hand":"123m456p789s12sEE3s","flowers":' + "9" * 5000 + "}",
+        '{"hand":"123m456p789s12sEE3s","id":-' + "9" * 5000 + "}",
+    ],
+)
+def test_batch_lines_with_numbers_json_has_not_are_bad_json(line):
+    """NaN, Infinity and numbers past any range are no JSON a batch answers in: the line
+    is refused as bad JSON and the answer is itself valid JSON."""
+    answer = _strict_json(next(score_lines([line])))
+    assert answer["error"]["code"] == "bad_json"
+    assert answer["error"]["message"].startswith("the line is not valid JSON")
+
+
+def test_batch_still_echoes_ordinary_numbers(capsys, monkeypatch):
+    lines = [
+        '{"hand":"123m456p789s12sEE3s","id":12345678901234567890}',
+        '{"hand":"123m456p789s12sEE3s","id":2.5e3}',
+    ]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
+    rc, out, err = run(capsys, "score", "--batch")
+    assert rc == 0, err
+    answers = [_strict_json(line) for line in out.splitlines()]
+    assert [a["id"] for a in answers] == [12345678901234567890, 2500.0]
+    assert all(a["total"] > 0 for a in answers)
+
+
 def test_check_right_and_wrong(capsys):
     rc, out, _ = run(capsys, "score", HAND, "--json")
     right = json.loads(out)
