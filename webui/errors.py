@@ -134,6 +134,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "PIN 不对：请重新输入服务器上显示的 PIN。",
         "zh-Hant": "PIN 不對：請重新輸入伺服器上顯示的 PIN。",
     },
+    "pin_from_link": {
+        "en": "A PIN in a link from another site is not used: type the PIN shown at the server here.",
+        "zh": "不使用其他网站链接中的 PIN：请在此输入服务器上显示的 PIN。",
+        "zh-Hant": "不使用其他網站連結中的 PIN：請在此輸入伺服器上顯示的 PIN。",
+    },
     "pin_locked": {
         "en": "Too many wrong PINs from this device; wait a few minutes.",
         "zh": "本设备输错 PIN 次数过多，请等几分钟再试。",
@@ -254,6 +259,7 @@ STATUS: dict[str | type[McrError], int] = {
     "pin_locked": 429,
     "busy": 503,
     "photo_timeout": 503,
+    "db_busy": 503,
     "unknown_field": 422,
     "out_of_range": 422,
     ModelError: 503,
@@ -317,8 +323,19 @@ def json_error(code: str, message: str, status: int):
 
 
 def error_response(exc: McrError):
-    """The JSON answer to an error, in the request's language, with its status."""
-    return json_error(exc.code, exc.message_in(request_lang()), status_for(exc))
+    """The JSON answer to an error, in the request's language, with its status; a
+    refusal that passes (a busy database) says in `Retry-After` when to try again."""
+    response, status = json_error(exc.code, exc.message_in(request_lang()), status_for(exc))
+    response.headers.update(retry_headers(exc, status))
+    return response, status
+
+
+def retry_headers(exc: McrError, status: int) -> dict[str, str]:
+    """`Retry-After` for a 429 or 503 whose error names its `retry_after` seconds."""
+    seconds = exc.params.get("retry_after")
+    if status not in (429, 503) or isinstance(seconds, bool) or not isinstance(seconds, int):
+        return {}
+    return {"Retry-After": str(max(1, seconds))}
 
 
 def wants_json() -> bool:
@@ -337,7 +354,8 @@ def _handle_mcr(exc: McrError):
         return error_response(exc)
     lang = request_lang()
     second = "" if lang != "en" else exc.message_in("zh")
-    return _page(status_for(exc), exc.message_in(lang), second)
+    page, status = _page(status_for(exc), exc.message_in(lang), second)
+    return page, status, retry_headers(exc, status)
 
 
 def _handle_http(exc: HTTPException):

@@ -16,7 +16,14 @@ from scorer.game import csvio
 from scorer.game.errors import GameError
 from scorer.game.store import HAND_FIELDS, PENALTY_FIELDS, GameStore
 from scorer.game.tournament import rank_players, rank_teams
-from webui.errors import RequestError, error_response, remember_lang, request_lang, status_for
+from webui.errors import (
+    RequestError,
+    error_response,
+    remember_lang,
+    request_lang,
+    retry_headers,
+    status_for,
+)
 from webui.guard import parse_object
 
 bp = Blueprint(
@@ -35,7 +42,7 @@ bp.register_error_handler(McrError, error_response)
 #: the fields each write takes besides a hand's own
 GAME_FIELDS = frozenset({"players", "name", "tournament", "session", "table", "teams", "who"})
 RECORD_FIELDS = HAND_FIELDS | {"who", "expected_number", "request_id"}
-EDIT_FIELDS = HAND_FIELDS | {"who"}
+EDIT_FIELDS = HAND_FIELDS | {"who", "expected_revision"}
 UNDO_FIELDS = frozenset({"who", "number"})
 GAME_PENALTY_FIELDS = PENALTY_FIELDS | {"who"}
 
@@ -91,8 +98,9 @@ def sheet_page(game_id: int):
     try:
         sheet = store().sheet(game_id)
     except McrError as exc:
-        message = exc.message_in(request_lang())
-        return render_template("game/message.html", message=message), status_for(exc)
+        message, status = exc.message_in(request_lang()), status_for(exc)
+        page = render_template("game/message.html", message=message)
+        return page, status, retry_headers(exc, status)
     return render_template("game/sheet.html", sheet=sheet)
 
 
@@ -166,9 +174,15 @@ def api_record(game_id: int):
 
 @bp.put("/api/<int:game_id>/hands/<int:number>")
 def api_edit(game_id: int, number: int):
+    """Correct hand `number`. Body: the hand as for recording, `who`, and
+    `expected_revision`, the hand's `revision` as the sheet gave it (the page always
+    sends it): if another tablet changed or undid that hand since, the answer is 409
+    and nothing is saved. Without it the hand is replaced, as older clients expect."""
     data = _body(EDIT_FIELDS)
     s = store()
-    s.edit_hand(game_id, number, _hand_fields(data), who=_who(data))
+    s.edit_hand(
+        game_id, number, _hand_fields(data), who=_who(data), revision=data.get("expected_revision")
+    )
     return jsonify({"number": number, "sheet": s.sheet(game_id)})
 
 

@@ -19,15 +19,15 @@ from scorer.errors import McrError
 from scorer.game import csvio, rules, text
 from scorer.game.errors import GameError
 from scorer.game.replay import clean_name, replay, team_name
-from scorer.game.store import GameStore
+from scorer.game.store import GameStore, hand_revision
 from scorer.game.tournament import rank_players, rank_teams, tournament_rankings
 
 
 def _read(path: str) -> str:
     """A file's text; a pipe or device named in its place would be waited on for ever."""
     try:
-        if path == "-":
-            return sys.stdin.read()
+        if path == "-":  # without the byte order mark a spreadsheet may write, as from a file
+            return sys.stdin.read().removeprefix("\ufeff")
         if not Path(path).is_file():
             detail = "not a regular file; give - to read standard input"
             raise GameError("bad_file.read", path=path, detail=detail)
@@ -37,12 +37,13 @@ def _read(path: str) -> str:
 
 
 def _read_json(path: str) -> Any:
+    from scorer.commands import loads_json  # the batch's reading: no NaN, no endless numbers
+
+    text = _read(path)
     try:
-        return json.loads(_read(path))
-    except json.JSONDecodeError as exc:
+        return loads_json(text)
+    except ValueError as exc:
         raise GameError("bad_json.file", path=path, detail=exc) from None
-    except RecursionError:
-        raise GameError("bad_json.file", path=path, detail="nested too deeply") from None
 
 
 def _write(data: str, output: str | None) -> None:
@@ -56,7 +57,7 @@ def _write(data: str, output: str | None) -> None:
 
 
 def _print_json(obj: Any) -> None:
-    print(json.dumps(obj, ensure_ascii=False, indent=2))
+    print(text.shown_json(obj))
 
 
 def _store(args: argparse.Namespace, reading: bool = False) -> GameStore:
@@ -71,9 +72,10 @@ def parse_penalty(spec: str) -> dict[str, Any]:
     """`PLAYER:KIND` or `PLAYER:deduction:POINTS` from the command line."""
     pieces = spec.rsplit(":", 2)
     if len(pieces) == 3 and pieces[1] == "deduction":
-        if not pieces[2].isdigit():
+        points = csvio.deduction_points(pieces[2])
+        if points is None:
             raise GameError("bad_penalty.spec_points", spec=repr(spec))
-        return {"player": pieces[0], "kind": "deduction", "points": int(pieces[2])}
+        return {"player": pieces[0], "kind": "deduction", "points": points}
     name, _, kind = spec.rpartition(":")
     if not name:
         raise GameError("bad_penalty.spec", spec=repr(spec))
@@ -155,8 +157,11 @@ def cmd_undo(args: argparse.Namespace) -> None:
 
 def cmd_edit(args: argparse.Namespace) -> None:
     store = _store(args)
-    new = store.edit_hand(args.game_id, args.hand_no, _hand_from_args(args), who=args.by)
-    print(f"hand {args.hand_no} is now: {text.describe(new)}")
+    new = store.edit_hand(
+        args.game_id, args.hand_no, _hand_from_args(args), who=args.by, revision=args.expect
+    )
+    revision = hand_revision(new)
+    print(f"hand {args.hand_no} is now: {text.describe(new)} (revision {revision})")
 
 
 def cmd_late(args: argparse.Namespace) -> None:
@@ -181,16 +186,17 @@ def cmd_show(args: argparse.Namespace) -> None:
         _print_json(sheet)
         return
     title = f"game {sheet['id']}" + (f" {sheet['name']}" if sheet["name"] else "")
-    print(title)
+    print(text.shown(title))
     print(text.sheet_text(sheet))
     if args.audit:
         for a in store.audit_trail(args.game_id):
             hand = f" hand {a['hand']}" if a["hand"] else ""
-            print(
+            line = (
                 f"{a['at']} {a['who'] or '-'} {a['action']}{hand}: "
                 f"{json.dumps(a['old'], ensure_ascii=False)} -> "
                 f"{json.dumps(a['new'], ensure_ascii=False)}"
             )
+            print(text.shown(line))
 
 
 def cmd_list(args: argparse.Namespace) -> None:
@@ -338,6 +344,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("game_id", type=int)
     p.add_argument("hand_no", type=int, help="hand number 1-16")
     _hand_options(p)
+    p.add_argument(
+        "--expect",
+        metavar="REVISION",
+        help="the hand's revision (`show --json`, or printed by the last edit): refused "
+        "if the hand has changed since",
+    )
     p.set_defaults(func=_run(cmd_edit))
 
     p = sub.add_parser(

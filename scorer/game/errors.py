@@ -38,9 +38,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh-Hant": "玩家必須是按東、南、西、北座位排列的 4 個名字",
     },
     "bad_players.empty": {
-        "en": "player names must be non-empty text, got {got}",
-        "zh": "玩家名字必须是非空的文字，收到 {got}",
-        "zh-Hant": "玩家名字必須是非空的文字，收到 {got}",
+        "en": "player names must be text that shows at least one character, got {got}",
+        "zh": "玩家名字必须是至少有一个看得见的字符的文字，收到 {got}",
+        "zh-Hant": "玩家名字必須是至少有一個看得見的字元的文字，收到 {got}",
     },
     "bad_players.text": {
         "en": "player name {name} is too long or contains ';', a tab, a line break or "
@@ -50,9 +50,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "bad_players.format": {
         "en": "player name {name} contains an invisible formatting character (a zero-width "
-        "space or joiner, or a text direction mark)",
-        "zh": "玩家名字 {name} 含有看不见的格式字符（零宽空格、零宽连接符或文字方向控制符）",
-        "zh-Hant": "玩家名字 {name} 含有看不見的格式字元（零寬空格、零寬連接符或文字方向控制字元）",
+        "space or joiner, a text direction mark, a variation selector or a filler)",
+        "zh": "玩家名字 {name} 含有看不见的格式字符（零宽空格、零宽连接符、文字方向控制符、"
+        "变体选择符或填充符）",
+        "zh-Hant": "玩家名字 {name} 含有看不見的格式字元（零寬空格、零寬連接符、文字方向控制字元、"
+        "變體選擇符或填充符）",
     },
     "duplicate_player": {
         "en": "duplicate player name(s): {names}",
@@ -263,6 +265,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "第 {game} 局现在有 {count} 盘，第 {number} 盘不是最后一盘，没有撤销任何一盘",
         "zh-Hant": "第 {game} 局現在有 {count} 盤，第 {number} 盤不是最後一盤，沒有撤銷任何一盤",
     },
+    "conflict.edit": {
+        "en": "hand {number} of game {game} was changed or undone on another device since "
+        "it was opened: nothing was saved; check the sheet and correct it again",
+        "zh": "第 {game} 局的第 {number} 盘在打开后已被其他设备修改或撤销，没有保存；"
+        "请看清记分表后重新改正",
+        "zh-Hant": "第 {game} 局的第 {number} 盤在開啟後已被其他裝置修改或撤銷，沒有儲存；"
+        "請看清記分表後重新改正",
+    },
     "conflict.team": {
         "en": "{player} already plays for team {team} in this tournament",
         "zh": "{player} 在本比赛中已经属于队伍 {team}",
@@ -283,6 +293,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "{field}必须是不超过 {max} 个字符的文字",
         "zh-Hant": "{field}必須是不超過 {max} 個字元的文字",
     },
+    "bad_text.control": {
+        "en": "{field} must not contain control characters (such as escape codes or line "
+        "breaks) or invisible formatting characters",
+        "zh": "{field}不能含有控制字符（如转义序列、换行）或看不见的格式字符",
+        "zh-Hant": "{field}不能含有控制字元（如跳脫序列、換行）或看不見的格式字元",
+    },
+    "db_busy": {
+        "en": "the game database is busy (another program is writing to it): nothing was "
+        "changed; try again in a few seconds",
+        "zh": "比赛数据库正忙（另一个程序正在写入），没有做任何修改；请过几秒再试",
+        "zh-Hant": "比賽資料庫正忙（另一個程式正在寫入），沒有做任何修改；請過幾秒再試",
+    },
     "bad_request_id": {
         "en": "request_id must be text of 1-{max} characters",
         "zh": "请求编号必须是 1-{max} 个字符的文字",
@@ -297,6 +319,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "number must be the number of the last hand, a whole number from 1",
         "zh": "盘号必须是最后一盘的盘号，即不小于 1 的整数",
         "zh-Hant": "盤號必須是最後一盤的盤號，即不小於 1 的整數",
+    },
+    "bad_expected.revision": {
+        "en": "expected_revision must be the hand's revision as the sheet gives it "
+        "(text of 1-{max} characters)",
+        "zh": "盘的版本必须是记分表给出的版本（1-{max} 个字符的文字）",
+        "zh-Hant": "盤的版本必須是記分表給出的版本（1-{max} 個字元的文字）",
     },
     "out_of_range": {
         "en": "{field} must be {low}-{high}, got {got}",
@@ -419,6 +447,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "formatting characters",
         "zh": "{name} 的队名必须是最多 64 个字符的文字，不含控制或格式字符",
         "zh-Hant": "{name} 的隊名必須是最多 64 個字元的文字，不含控制或格式字元",
+    },
+    "bad_tournament.name": {
+        "en": "the tournament name must be text of at most {max} characters, without "
+        "control or invisible formatting characters",
+        "zh": "比赛名称必须是最多 {max} 个字符的文字，不含控制字符或看不见的格式字符",
+        "zh-Hant": "比賽名稱必須是最多 {max} 個字元的文字，不含控制字元或看不見的格式字元",
     },
     "bad_tournament.players": {
         "en": "'players' must be a list of names or name -> team",

@@ -18,6 +18,26 @@ from scorer.game.errors import GameError
 _TEXT_FIELDS = ("hand", "note")
 _TEXT_MAX = 500
 _NAME_MAX = 64
+#: longest tournament name
+TOURNAMENT_MAX = 100
+#: Unicode's default-ignorable code points outside category Cf (fillers, variation
+#: selectors, tags...): they draw nothing, so a name holding one looks like one without
+_IGNORABLE = (
+    (0x034F, 0x034F),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
 
 
 def validate_players(players: Any, stored: bool = False) -> list[str]:
@@ -39,37 +59,55 @@ def validate_players(players: Any, stored: bool = False) -> list[str]:
 
 
 def clean_name(value: Any) -> Any:
-    """A name as it is kept: NFC, without white space (no-break spaces too) around it, so
-    that two names that look the same are the same; a value not text is left as it is."""
+    """A name as it is kept: NFC, every kind of space (no-break, thin, ideographic, a
+    blank braille cell) one ASCII space, runs of them one, none around it, and no
+    variation selector (it picks a glyph's look: "❤️" is "❤"), so that two names that
+    look the same are the same; a value not text is left as it is."""
     if not isinstance(value, str):
         return value
-    return unicodedata.normalize("NFC", value).strip()
+    text = unicodedata.normalize("NFC", value)
+    folded = "".join(" " if blank(c) else c for c in text if not selector(c))
+    return " ".join(part for part in folded.split(" ") if part).strip()
 
 
 def check_name(name: Any) -> str:
-    """A player's name, cleaned (`clean_name`); refused when empty or long, or holding
-    ';' or a control or line-separating character (names head CSV columns, which a
-    spreadsheet would not give back), or an invisible formatting character (a zero-width
-    space or a direction override makes two names that look the same differ)."""
-    clean = clean_name(name)
-    if not isinstance(clean, str) or not clean:
+    """A player's name, cleaned (`clean_name`); refused when it shows nothing or is long,
+    or holds ';' or a control or line-separating character (names head CSV columns, which
+    a spreadsheet would not give back), or an invisible character (a zero-width space, a
+    direction override or a filler makes two names that look the same differ)."""
+    if not isinstance(name, str):
         raise GameError("bad_players.empty", got=repr(name))
+    clean = clean_name(name)
     if len(clean) > _NAME_MAX or any(c == ";" or unprintable(c) for c in name):
         raise GameError("bad_players.text", name=repr(name))
-    if any(invisible(c) for c in name):
+    if any(invisible(c) for c in clean):
         raise GameError("bad_players.format", name=repr(name))
+    if not clean:
+        raise GameError("bad_players.empty", got=repr(name))
     return clean
 
 
+def _label(value: Any, limit: int) -> str | None:
+    """A team's or tournament's name as kept (`clean_name`; empty: none), or None where it
+    cannot be one: not text, longer than `limit`, or holding a control or invisible
+    character (two names that look the same must be one team, one tournament)."""
+    if not isinstance(value, str) or any(unprintable(c) for c in value):
+        return None
+    clean = clean_name(value)
+    return clean if len(clean) <= limit and not any(invisible(c) for c in clean) else None
+
+
 def team_name(team: Any) -> str | None:
-    """A team's name as kept (`clean_name`; empty: no team), or None where it cannot be
-    one: not text, longer than a name, or holding a control or formatting character
-    (two teams that look the same must be one team)."""
-    clean = clean_name(team)
-    if not isinstance(clean, str) or len(clean) > _NAME_MAX:
-        return None
-    if any(unprintable(c) or invisible(c) for c in clean):
-        return None
+    """A team's name as kept, or None where it cannot be one (see `_label`)."""
+    return _label(team, _NAME_MAX)
+
+
+def tournament_name(tournament: Any) -> str:
+    """A tournament's name as kept ("": none), cleaned and checked as a team's is, so
+    "cup " is the tournament "cup" and keeps its teams; else GameError."""
+    clean = _label(tournament, TOURNAMENT_MAX)
+    if clean is None:
+        raise GameError("bad_tournament.name", max=TOURNAMENT_MAX)
     return clean
 
 
@@ -79,8 +117,24 @@ def unprintable(char: str) -> bool:
 
 
 def invisible(char: str) -> bool:
-    """A formatting character: zero-width spaces and joiners, direction marks and overrides."""
-    return unicodedata.category(char) == "Cf"
+    """A character that draws nothing: a formatting character (zero-width spaces and
+    joiners, direction marks and overrides) or another default-ignorable one (fillers,
+    variation selectors, tags)."""
+    if unicodedata.category(char) == "Cf":
+        return True
+    code = ord(char)
+    return any(low <= code <= high for low, high in _IGNORABLE)
+
+
+def selector(char: str) -> bool:
+    """A variation selector: it chooses how the character before it is drawn."""
+    code = ord(char)
+    return 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF
+
+
+def blank(char: str) -> bool:
+    """A character drawn as an empty space: a space of any width, or a blank braille cell."""
+    return char == "\u2800" or unicodedata.category(char) == "Zs"
 
 
 def _player(players: list[str], value: Any, field: str) -> str:

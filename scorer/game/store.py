@@ -9,6 +9,7 @@ server.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sqlite3
@@ -23,10 +24,13 @@ from scorer.game.errors import GameError
 from scorer.game.replay import (
     check_name,
     clean_name,
+    invisible,
     normalize_hand,
     normalize_penalty,
     replay,
     team_name,
+    tournament_name,
+    unprintable,
     validate_players,
 )
 
@@ -38,6 +42,16 @@ INT_MAX = 2**63 - 1
 MAX_WHO = 64
 MAX_DETAIL = 100
 MAX_REQUEST_ID = 100
+MAX_REVISION = 64
+#: seconds a change waits for another writer to finish before it is refused as busy, and
+#: the seconds after which the refusal asks to try again
+BUSY_TIMEOUT = 10.0
+RETRY_AFTER = 5
+#: SQLite's result codes for a database another connection holds (the low byte of an
+#: extended code)
+_BUSY_CODES = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+#: the texts of a recorded hand, and the control characters each may keep
+HAND_TEXTS = {"hand": "", "note": "\n\t"}
 #: the fields a recorded hand may have (the replay contract's, plus seats instead of names)
 HAND_FIELDS = frozenset(
     {
@@ -152,12 +166,18 @@ class GameStore:
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        conn = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+        """A connection for one read or write; another program holding the database past
+        BUSY_TIMEOUT is a `db_busy` refusal (nothing changed, try again), not a crash."""
+        conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
         conn.row_factory = sqlite3.Row
         try:
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA foreign_keys=ON")
             yield conn
+        except sqlite3.OperationalError as exc:
+            if not _is_busy(exc):
+                raise
+            raise GameError("db_busy", retry_after=RETRY_AFTER) from None
         finally:
             conn.close()
 
@@ -189,10 +209,9 @@ class GameStore:
         any of them in the tournament (`teams`), stored with the game or not at all."""
         players = validate_players(players)
         teams = check_teams(players, teams)
+        name, tournament, table = check_details(name, tournament, table)
         if teams and not tournament:  # teams are ranked within a tournament, nowhere else
             raise GameError("bad_teams.no_tournament")
-        for field, value in (("name", name), ("tournament", tournament), ("table", table)):
-            check_text(field, value, MAX_DETAIL)
         check_text("who", who, MAX_WHO)
         if session is not None and (
             isinstance(session, bool) or not isinstance(session, int) or not 0 <= session <= INT_MAX
@@ -254,11 +273,14 @@ class GameStore:
         return game
 
     def sheet(self, game_id: int) -> dict[str, Any]:
-        """The replayed sheet of a game, with its id and details."""
+        """The replayed sheet of a game, with its id and details, and each hand's
+        `revision` (`hand_revision`), which a correction names to change only that hand."""
         game = self.game(game_id)
         sheet = replay(game, stored=True)
         for key in ("id", "name", "tournament", "session", "table", "created_at"):
             sheet[key] = game[key]
+        for hand, stored in zip(sheet["hands"], game["hands"], strict=True):
+            hand["revision"] = hand_revision(stored)
         return sheet
 
     def list_games(self, tournament: str | None = None) -> list[dict[str, Any]]:
@@ -269,8 +291,8 @@ class GameStore:
         )
         args: tuple = ()
         if tournament is not None:
-            query += " WHERE g.tournament = ?"
-            args = (tournament,)
+            query += " WHERE g.tournament IN (?, ?)"
+            args = _tournament_keys(tournament)
         with self._connect() as conn:
             rows = conn.execute(query + " ORDER BY g.id DESC", args).fetchall()
         return [
@@ -376,14 +398,24 @@ class GameStore:
         return old
 
     def edit_hand(
-        self, game_id: int, number: int, hand: dict[str, Any], who: str = ""
+        self,
+        game_id: int,
+        number: int,
+        hand: dict[str, Any],
+        who: str = "",
+        revision: str | None = None,
     ) -> dict[str, Any]:
-        """Replace hand `number` (1-based); the old and new values go to the audit trail."""
+        """Replace hand `number` (1-based); the old and new values go to the audit trail.
+
+        `revision` is the hand's `revision` as the caller saw it: if another tablet has
+        changed, undone or re-recorded that hand since, nothing is saved (409) instead of
+        writing over a hand the caller has not seen. Left out, the hand is replaced.
+        """
         check_text("who", who, MAX_WHO)
+        _check_revision(revision)
         with self._transaction() as conn:
             game = self._game(conn, game_id)
-            if not isinstance(number, int) or not 1 <= number <= len(game["hands"]):
-                raise GameError("unknown_hand", game=game_id, count=len(game["hands"]), got=number)
+            _check_edited(game, number, revision)
             clean = clean_hand(game["players"], hand, number)
             old = game["hands"][number - 1]
             conn.execute(
@@ -414,16 +446,20 @@ class GameStore:
             for i, hand in enumerate(game["hands"], 1):
                 _check_hand_at(hand, i)
         sheet = replay(game)
+        check_text("who", who, MAX_WHO)
+        name, tournament, table = check_details(
+            details.get("name", ""), details.get("tournament", ""), str(details.get("table", ""))
+        )
         with self._transaction() as conn:
             cur = conn.execute(
                 "INSERT INTO games (name, players, tournament, session, table_no, penalties,"
                 " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
-                    details.get("name", ""),
+                    name,
                     json.dumps(sheet["players"], ensure_ascii=False),
-                    details.get("tournament", ""),
+                    tournament,
                     details.get("session"),
-                    str(details.get("table", "")),
+                    table,
                     json.dumps(sheet.get("penalties", []), ensure_ascii=False),
                     _now(),
                 ),
@@ -484,7 +520,7 @@ class GameStore:
 
     def set_team(self, tournament: str, player: str, team: str) -> None:
         """Put `player` in `team` for the tournament (refused if on record in another)."""
-        check_text("tournament", tournament, MAX_DETAIL)
+        tournament = tournament_name(tournament)
         name, clean = check_name(player), team_name(team)
         if not tournament:
             raise GameError("bad_teams.no_tournament")
@@ -494,9 +530,11 @@ class GameStore:
             _put_team(conn, tournament, name, clean)
 
     def teams(self, tournament: str) -> dict[str, str]:
+        """The teams of a tournament's players (its name as typed or as kept)."""
         with self._connect() as conn:
             rows = conn.execute(
-                "SELECT player, team FROM teams WHERE tournament = ?", (tournament,)
+                "SELECT player, team FROM teams WHERE tournament IN (?, ?)",
+                _tournament_keys(tournament),
             ).fetchall()
         return {p: t for p, t in rows}
 
@@ -541,9 +579,77 @@ def check_teams(players: list[str], teams: Any) -> dict[str, str]:
 
 
 def check_text(field: str, value: Any, limit: int) -> None:
-    """A stored text is a string of at most `limit` characters."""
+    """A stored text is a string of at most `limit` characters that shows what it holds
+    (`check_shown`)."""
     if not isinstance(value, str) or len(value) > limit:
         raise GameError("bad_text", field=field, max=limit)
+    check_shown(field, value)
+
+
+def check_shown(field: str, value: str, keep: str = "") -> None:
+    """Refuse a control character (but those in `keep`) or an invisible one: a terminal
+    printing the text must not run an escape code, and a name must not differ from how
+    it looks."""
+    if any(c not in keep and (unprintable(c) or invisible(c)) for c in value):
+        raise GameError("bad_text.control", field=field)
+
+
+def check_details(name: Any, tournament: Any, table: Any) -> tuple[str, str, str]:
+    """A game's name and table (checked by `check_text`) and its tournament as kept
+    (`tournament_name`)."""
+    check_text("name", name, MAX_DETAIL)
+    check_text("table", table, MAX_DETAIL)
+    return name, tournament_name(tournament), table
+
+
+def _tournament_keys(tournament: str) -> tuple[str, str]:
+    """A tournament asked for by name: as typed, and as `tournament_name` keeps it (what
+    a game stores), so "cup " finds the games of "cup"."""
+    try:
+        return tournament, tournament_name(tournament)
+    except GameError:
+        return tournament, tournament
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    """Whether SQLite gave up waiting for another connection's lock."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF in _BUSY_CODES
+    return "locked" in str(exc) or "busy" in str(exc)
+
+
+def hand_revision(hand: dict[str, Any]) -> str:
+    """A short fingerprint of a hand as stored: it changes whenever the hand does (an
+    edit, or an undo and another hand recorded in its place)."""
+    text = json.dumps(hand, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("ascii")).hexdigest()[:16]
+
+
+def _check_revision(revision: Any) -> None:
+    """A revision a caller names is text as `hand_revision` writes it (or None): anything
+    else is a mistake, not a hand changed since."""
+    if revision is not None and (
+        not isinstance(revision, str) or not 0 < len(revision) <= MAX_REVISION
+    ):
+        raise GameError("bad_expected.revision", max=MAX_REVISION)
+
+
+def _is_revision(hands: list[dict[str, Any]], number: int, revision: str) -> bool:
+    """Whether hand `number` is recorded and is `revision`."""
+    return number <= len(hands) and hand_revision(hands[number - 1]) == revision
+
+
+def _check_edited(game: dict[str, Any], number: Any, revision: str | None) -> None:
+    """Hand `number` exists and, when the caller names its `revision`, is still that
+    hand; one undone since (or changed) is a conflict, not an unknown hand."""
+    hands = game["hands"]
+    exists = isinstance(number, int) and 1 <= number <= len(hands)
+    a_hand = isinstance(number, int) and 1 <= number <= rules.HANDS_PER_GAME
+    if revision is not None and a_hand and not _is_revision(hands, number, revision):
+        raise GameError("conflict.edit", game=game["id"], number=number)
+    if not exists:
+        raise GameError("unknown_hand", game=game["id"], count=len(hands), got=number)
 
 
 def _check_request_id(request_id: Any) -> None:
@@ -599,6 +705,9 @@ def check_hand_input(hand: Any) -> None:
         raise GameError("bad_hand")
     GameError.refuse_unknown(hand, HAND_FIELDS)
     _check_number("fans", hand.get("fans"), 0, rules.MAX_FANS)
+    for field, keep in HAND_TEXTS.items():
+        if isinstance(hand.get(field), str):  # a text too long or not text: the replay says
+            check_shown(field, hand[field], keep)
     penalties = hand.get("penalties")
     if isinstance(penalties, list):
         if len(penalties) > rules.MAX_PENALTIES:

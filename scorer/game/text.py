@@ -1,23 +1,59 @@
 """Plain-text tables of a sheet and a ranking for the terminal.
 
 Widths count East Asian wide characters as two columns so Chinese names
-line up.
+line up. Text from the database is printed through `shown`: a name stored
+before control characters were refused cannot clear the screen, set the
+window title or write to the clipboard.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from scorer.columns import display_width, pad
+from scorer.game.replay import invisible, unprintable
 from scorer.game.rules import penalty_payments
 
 _WIND_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
 _KIND_ZH = {"wrong_win": "错和", "false_win": "诈和", "deduction": "罚分"}
 
 
+def _hidden(char: str) -> bool:
+    """A character a terminal would run or not draw: control, separator, invisible."""
+    return unprintable(char) or invisible(char)
+
+
+def shown(value: Any) -> str:
+    """A text as a terminal may print it: each control or invisible character written as
+    its escape (`\\x1b`, `\\u202e`), the rest as it is."""
+    text = str(value)
+    if not any(_hidden(c) for c in text):
+        return text
+    return "".join(c.encode("unicode_escape").decode("ascii") if _hidden(c) else c for c in text)
+
+
+def shown_json(obj: Any) -> str:
+    """`obj` as indented JSON whose strings hold no raw control or invisible character
+    (JSON escapes only those below U+0020 itself): each is a `\\uXXXX` escape."""
+    out = json.dumps(obj, ensure_ascii=False, indent=2)
+    return "".join(_json_escape(c) if c != "\n" and _hidden(c) else c for c in out)
+
+
+def _json_escape(char: str) -> str:
+    """`char` as a JSON escape (a surrogate pair above U+FFFF)."""
+    code = ord(char)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
 def table(rows: list[list[str]], right: set[int] | None = None) -> str:
-    """Columns padded to their widest cell; `right` lists right-aligned columns."""
+    """Columns padded to their widest cell (each `shown`); `right` lists right-aligned
+    columns."""
     right = right or set()
+    rows = [[shown(c) for c in r] for r in rows]
     widths = [max(display_width(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = []
     for r in rows:
@@ -36,7 +72,7 @@ def describe(hand: dict[str, Any]) -> str:
         text = f"{hand['winner']} {hand['fans']} from {hand['discarder']}"
     if hand.get("penalties"):
         text += "; " + penalties_text(hand["penalties"])
-    return text
+    return shown(text)
 
 
 def penalties_text(penalties: list[dict[str, Any]]) -> str:
@@ -82,8 +118,8 @@ def sheet_text(sheet: dict[str, Any]) -> str:
     nxt = sheet.get("next")
     if nxt:
         winds = ", ".join(f"{p} {_WIND_ZH[w]}" for p, w in nxt["seat_winds"].items())
-        out += (
-            f"\nnext: hand {nxt['number']}, {_WIND_ZH[nxt['round_wind']]}风圈, "
+        out += "\n" + shown(
+            f"next: hand {nxt['number']}, {_WIND_ZH[nxt['round_wind']]}风圈, "
             f"dealer {nxt['dealer']} ({winds})"
         )
     else:

@@ -50,3 +50,34 @@ def test_undo_on_a_stale_page_removes_nothing_and_shows_the_sheet(browser, base_
     assert sent[1]["number"] == 3
     assert len(call_json(base_url, "GET", api)["hands"]) == 2
     context.close()
+
+
+def test_a_correction_on_a_stale_page_is_refused_and_shows_the_newer_hand(browser, base_url):
+    """The page sends the revision of the hand it corrects: after another tablet undid
+    hand 1 and recorded another in its place, saving the correction is refused, the
+    page says so and shows the newer hand, which the server keeps."""
+    game = call_json(base_url, "POST", "game/api/games", {"players": ["Ann", "Bo", "Cy", "Di"]})
+    api = f"game/api/{game['id']}"
+    ann = {"result": "win", "winner": "Ann", "self_drawn": True, "fans": 8}
+    seen = call_json(base_url, "POST", f"{api}/hands", ann)["sheet"]["hands"][0]["revision"]
+    context = browser.new_context(locale="en-US", bypass_csp=True)
+    page = context.new_page()
+    page.clock.install(time=datetime(2024, 5, 1, 9, 0))
+    page.goto(f"{base_url}game/{game['id']}")
+    page.clock.pause_at(datetime(2024, 5, 1, 9, 0, 1))  # the page's refresh waits
+    page.click("#sheet-table tr.g-hand[data-number='1']")
+    page.wait_for_selector("#cancel-edit:not([hidden])")
+    call_json(base_url, "POST", f"{api}/undo", {"number": 1})  # another tablet
+    bo = {"result": "win", "winner": "Bo", "discarder": "Cy", "fans": 32, "expected_number": 1}
+    call_json(base_url, "POST", f"{api}/hands", bo)
+    sent: list[dict] = []
+    page.on("request", lambda r: sent.append(r.post_data_json) if "/hands/1" in r.url else None)
+    page.click("[data-fans='16']")
+    page.click("#submit")
+    page.wait_for_selector("#sheet-table td.g-desc:has-text('32')")
+    assert sent and sent[0]["expected_revision"] == seen and sent[0]["fans"] == 16
+    assert "nothing was saved" in page.locator("#record-error").inner_text()
+    assert page.locator("#cancel-edit").is_hidden()  # the page left the correction
+    hand = call_json(base_url, "GET", api)["hands"][0]
+    assert (hand["winner"], hand["fans"]) == ("Bo", 32)
+    context.close()

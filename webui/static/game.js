@@ -209,10 +209,13 @@ function initSheet(initial, api) {
     state.penalties.push(pen);
     renderNext();
   });
-  /** The sheet as the server has it now (another device may have changed it). */
-  async function refresh() {
+  /** The sheet as the server has it now (another device may have changed it); `always`
+   *  draws it even when nothing changed (to leave a refused correction). */
+  async function refresh(always = false) {
     const fresh = await sendJSON("GET", api);
-    if (fresh && !fresh.error && JSON.stringify(fresh.hands) !== JSON.stringify(sheet.hands)) { sheet = fresh; render(); }
+    const changed = fresh && !fresh.error && JSON.stringify(fresh.hands) !== JSON.stringify(sheet.hands);
+    if (changed) sheet = fresh;
+    if (changed || always) render();
   }
 
   $("cancel-edit").addEventListener("click", () => { reset(); render(); });
@@ -242,10 +245,14 @@ function initSheet(initial, api) {
     }
     if (state.penalties.length) body.penalties = state.penalties;
     $("submit").disabled = true;
+    const editing = state.editing;
     try {
       let data;
-      if (state.editing) {
-        data = await send("PUT", `${api}/hands/${state.editing}`, body);
+      if (editing) {
+        // the hand as this page shows it: if another device changed or undid it since,
+        // the server refuses (409) instead of writing over a hand nobody here has seen
+        body.expected_revision = sheet.hands[editing - 1].revision;
+        data = await send("PUT", `${api}/hands/${editing}`, body);
       } else {
         body.expected_number = sheet.next.number;
         body.request_id = once.idFor(body);
@@ -254,8 +261,8 @@ function initSheet(initial, api) {
       }
       sheet = data.sheet; reset(); render();
     } catch (e) {
+      if (e.code === "conflict" && editing) { reset(); await refresh(true); } else $("submit").disabled = false;
       showError(error, e);
-      $("submit").disabled = false;
     }
   });
 
