@@ -14,7 +14,7 @@ import json
 import re
 from typing import Any
 
-from webui.errors import RequestError
+from webui.errors import RequestError, remember_lang
 
 #: the largest JSON body any endpoint takes (a score request is ~100 bytes)
 MAX_JSON_BYTES = 64 * 1024
@@ -62,19 +62,23 @@ def _constant(name: str) -> Any:
     raise RequestError("bad_json", detail=f"{name} is not a JSON number")
 
 
-def _float(text: str) -> float:
+class _OutOfRange:
+    """Stands for a number too large to take: the parse goes on, so that the body's
+    `lang` is known when the number is refused (`_check_values`)."""
+
+
+OUT_OF_RANGE = _OutOfRange()
+
+
+def _float(text: str) -> float | _OutOfRange:
     value = float(text)
-    if value in (float("inf"), float("-inf")):
-        raise RequestError("number_out_of_range")
-    return value
+    return OUT_OF_RANGE if value in (float("inf"), float("-inf")) else value
 
 
-def _int(text: str) -> int:
-    """A JSON integer; one of more digits than any stored number has is refused before
-    Python converts it (past 4,300 digits its refusal names an interpreter setting)."""
-    if len(text.lstrip("-")) > 19:
-        raise RequestError("number_out_of_range")
-    return int(text)
+def _int(text: str) -> int | _OutOfRange:
+    """A JSON integer; one of more digits than any stored number has is not converted
+    (past 4,300 digits Python's refusal names an interpreter setting)."""
+    return OUT_OF_RANGE if len(text.lstrip("-")) > 19 else int(text)
 
 
 def _check_values(value: Any) -> None:
@@ -92,14 +96,15 @@ def _check_values(value: Any) -> None:
                 raise RequestError("too_long")
             if _SURROGATE.search(item):
                 raise RequestError("bad_text")
-        elif (
+        elif item is OUT_OF_RANGE or (
             isinstance(item, int) and not isinstance(item, bool) and not INT_MIN <= item <= INT_MAX
         ):
             raise RequestError("number_out_of_range")
 
 
 def parse_json(data: bytes) -> Any:
-    """The JSON value of a request body, or a RequestError naming what is wrong."""
+    """The JSON value of a request body, or a RequestError naming what is wrong (in the
+    body's `lang` where the body parses)."""
     if len(data) > MAX_JSON_BYTES:
         raise RequestError("body_too_large")
     if not data.strip():
@@ -116,6 +121,7 @@ def parse_json(data: bytes) -> Any:
         raise
     except (ValueError, RecursionError) as exc:
         raise RequestError("bad_json", detail=str(exc)[:100]) from None
+    remember_lang(value)  # the refusals below speak the body's language
     _check_values(value)
     return value
 

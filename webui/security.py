@@ -75,6 +75,8 @@ def _same_origin(url: str) -> bool:
 
 def _origin_problem() -> str | None:
     """Why a state-changing request is not from this server's own page, or None."""
+    if request.headers.get("Sec-Fetch-Site", "").lower() == "cross-site":
+        return "bad_origin"
     origin = request.headers.get("Origin")
     if origin is not None:
         return None if _same_origin(origin) else "bad_origin"
@@ -179,8 +181,12 @@ def _headers(response):
 
 
 def join():
-    """`/join?pin=...` (the QR code) or the PIN typed in the form: remember it in a cookie."""
+    """`/join?pin=...` (the QR code) or the PIN typed in the form: remember it in a cookie.
+    Only from the page itself or opened directly: another site's requests here would
+    spend a tablet's wrong-PIN allowance and lock it out."""
     needed = bool(current_app.config.get("MCR_PIN"))
+    if _origin_problem():  # another site's link or image: no PIN tried, none counted
+        return _join_page(needed, "pin_from_link", 403)
     given = request.values.get("pin", "")[:64]
     problem = check_pin(given) if needed and given else "pin_required"
     if problem is None:
@@ -191,11 +197,16 @@ def join():
         return response
     status = {"pin_locked": 429}.get(problem, 403 if given else 200)
     shown = "pin_wrong" if problem == "pin_required" and given else problem
+    return _join_page(needed, shown if given else None, status)
+
+
+def _join_page(needed: bool, message: str | None, status: int):
+    """The page asking for the PIN, with `message` (a code) shown above the form."""
     page = render_template(
         "join.html",
         needed=needed,
-        wrong=bool(given),
-        message=RequestError(shown).message_in(request_lang()),
+        wrong=message is not None,
+        message=RequestError(message).message_in(request_lang()) if message else "",
     )
     return page, status, _lockout_headers() if status == 429 else {}
 

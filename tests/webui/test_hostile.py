@@ -529,6 +529,27 @@ def test_every_phone_file_gets_a_clear_answer(client, data, code):
     refused(client.post("/api/recognize", **_upload(data)), code)
 
 
+@pytest.mark.parametrize(
+    ("body", "code", "text"),
+    [
+        ('{"lang": "zh", "hand": "\\ud800"}', "bad_text", "请求中含有无效的字符"),
+        ('{"lang": "zh", "hand": "' + "1" * 2001 + '"}', "too_long", "请求中的文字太长"),
+        ('{"lang": "zh", "hand": "1m", "flowers": ' + "9" * 20 + "}", "number_out_of_range",
+         "请求中的数字超出范围"),
+        ('{"hand": "1m", "flowers": 1e999, "lang": "zh-Hant"}', "number_out_of_range",
+         "請求中的數字超出範圍"),
+    ],
+)  # fmt: skip
+def test_a_refused_value_is_explained_in_the_bodys_language(client, body, code, text):
+    """A body that parses says which language its errors speak, even when one of its values
+    is refused: the refusal is in that language, whatever the browser's."""
+    resp = client.post(
+        "/api/score", data=body, content_type="application/json", headers={"Accept-Language": "en"}
+    )
+    refused(resp, code)
+    assert text in resp.get_json()["error"]["message"]
+
+
 def test_upload_over_25_mb_is_413(client):
     refused(client.post("/api/recognize", **_upload(b"\xff\xd8\xff" + b"\0" * (26 * 2**20))))
 

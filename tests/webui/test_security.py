@@ -87,6 +87,30 @@ def test_wrong_pins_lock_the_device_out(hall):
     assert write.status_code == 429 and 1 <= int(write.headers["Retry-After"]) <= 300
 
 
+def test_another_site_cannot_spend_a_tablets_pin_tries(hall):
+    """A page elsewhere that makes a tablet fetch /join?pin=... (images, links) is refused
+    without trying the PIN: the tablet is not locked out, and the QR code's link, opened
+    directly, still lets it in."""
+    tablet = hall.test_client()
+    where = {"REMOTE_ADDR": "10.0.0.11"}
+    foreign = [
+        {"Referer": "http://evil.example/", "Sec-Fetch-Site": "cross-site"},
+        {"Sec-Fetch-Site": "cross-site"},  # a page that sends no Referer
+        {"Referer": "http://evil.example/page"},
+    ]
+    for i in range(12):
+        resp = tablet.get(f"/join?pin={i:06d}", environ_base=where, headers=foreign[i % 3])
+        assert resp.status_code == 403
+        assert "PIN in a link from another site is not used" in resp.get_data(as_text=True)
+        assert 'name="pin"' in resp.get_data(as_text=True)  # typed here, it is taken
+    write = tablet.post(
+        "/game/api/games", json={"players": P}, environ_base=where, headers={"X-MCR-PIN": "246810"}
+    )
+    assert write.status_code == 201
+    joined = tablet.get("/join?pin=246810", environ_base=where, headers={"Sec-Fetch-Site": "none"})
+    assert joined.status_code == 302
+
+
 def test_a_tablet_holding_an_old_pin_is_not_locked_out(hall):
     """The server restarted with a new PIN: a tablet's cookie still holds the old one and
     sends it with every request. Those are refused, but they are one wrong PIN, not
