@@ -6,8 +6,8 @@ socket, not a thread; only complete requests reach the `threads` that run
 the app. Limits: `connection_limit` open connections, of which one address
 may hold `per_address` (this machine's own are not counted), `channel_timeout`
 seconds of silence before a connection is closed, a request's headers within
-`header_seconds` and the whole request within `request_seconds` of its first
-byte (a client sending a byte now and then is silent never, and would
+`header_seconds` of its first byte and its body at `min_rate` on average after
+that (a client sending a byte now and then is silent never, and would
 otherwise hold its connection for ever), request bodies of at most
 `MAX_BODY` bytes (spooled to a temporary file past 512 KB, never all in
 memory). On POSIX the listening socket is opened with SO_REUSEADDR, so a
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import logging
 import socket
 import time
 from dataclasses import dataclass
@@ -26,8 +27,9 @@ from flask import Flask
 from waitress.channel import HTTPChannel
 from waitress.server import MultiSocketServer, TcpWSGIServer
 from waitress.task import ErrorTask
+from werkzeug.exceptions import BadRequest, default_exceptions
 
-from webui.errors import HTTP_CODES, RequestError, error_response
+log = logging.getLogger(__name__)
 
 #: a photo (25 MB) and its multipart wrapping
 MAX_BODY = 26 * 1024 * 1024
@@ -44,10 +46,11 @@ class Limits:
     #: connections one address may hold: a browser opens six, a few tablets behind one
     #: router a few dozen; one device cannot take every connection
     per_address: int = 64
-    #: seconds a request's headers and the whole request (a 25 MB photo over slow
-    #: Wi-Fi) may take from its first byte
+    #: seconds a request's headers may take from its first byte
     header_seconds: float = 30.0
-    request_seconds: float = 300.0
+    #: bytes a second a request must come at on average once its headers are late: an
+    #: 8 MB photo over crowded Wi-Fi comes at tens of KB a second, a trickle at a few bytes
+    min_rate: float = 2048.0
     #: seconds between the checks of those deadlines
     check_every: int = 5
     #: this machine's own connections count against no address's share
@@ -55,11 +58,26 @@ class Limits:
 
 
 class _ErrorTask(ErrorTask):
-    """waitress's own refusals (a body past MAX_BODY, HTTP it cannot parse) as the app's
-    JSON errors, in the client's language and with the app's security headers: the page
-    and scripts read one shape of error whoever answers."""
+    """waitress's own refusals (a body past MAX_BODY, HTTP it cannot parse) answered as
+    the app answers its errors (`webui.errors`: JSON for the API, the error page for a
+    page, in the client's language, with the app's security headers), so the page and
+    scripts read one shape of error whoever answers. Should that fail, waitress's own
+    plain answer goes out: an error task must not fail."""
 
     def execute(self) -> None:
+        try:
+            status, headers, body = self._as_app_answers()
+        except Exception:
+            log.exception("answering waitress's refusal as the app would")
+            super().execute()
+            return
+        self.status = status
+        self.response_headers.extend(headers)
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
+
+    def _as_app_answers(self) -> tuple[str, list[tuple[str, str]], bytes]:
         app = self.channel.server.app
         error = self.request.error
         asked = {
@@ -67,42 +85,43 @@ class _ErrorTask(ErrorTask):
             for name, key in (("Accept-Language", "ACCEPT_LANGUAGE"), ("Cookie", "COOKIE"))
             if key in self.request.headers
         }
-        with app.test_request_context(headers=asked):
-            code = HTTP_CODES.get(error.code, "bad_request")
-            response, _ = error_response(RequestError(code))
-            response = app.process_response(response)
+        path = getattr(self.request, "path", None) or "/"
+        with app.test_request_context(path=path, headers=asked):
+            exc = default_exceptions.get(error.code, BadRequest)()
+            response = app.process_response(app.make_response(app.handle_user_exception(exc)))
             body = response.get_data()
-        self.status = f"{error.code} {error.reason}"  # waitress's status, the app's words
         skip = {"content-length", "connection"}
-        self.response_headers.extend(
-            (k, v) for k, v in response.headers.items() if k.lower() not in skip
-        )
-        self.set_close_on_finish()
-        self.content_length = len(body)
-        self.write(body)
+        headers = [(k, v) for k, v in response.headers.items() if k.lower() not in skip]
+        return f"{error.code} {error.reason}", headers, body
 
 
 class _Channel(HTTPChannel):
-    """A connection that notes when the request it is reading began, and answers what
-    waitress refuses in the app's words (`_ErrorTask`)."""
+    """A connection that notes when the request it is reading began and how much of it
+    has come, and answers what waitress refuses in the app's words (`_ErrorTask`)."""
 
     error_task_class = _ErrorTask
     began: float | None = None
+    got = 0
 
     def received(self, data: bytes) -> bool:
-        if self.request is None and data:
-            self.began = time.monotonic()
+        before = self.request
         done = super().received(data)
         if self.request is None:
             self.began = None
+        elif self.request is not before:  # a new request began in these bytes
+            self.began, self.got = time.monotonic(), 0
+        self.got += len(data)
         return done
 
     def overdue(self, now: float, limits: Limits) -> bool:
-        """Whether the request in progress has taken longer than the limits allow."""
+        """Whether the request in progress is too slow: its headers not all come within
+        `header_seconds`, or its body coming slower than `min_rate` on average."""
         if self.began is None or self.request is None or self.requests:
             return False
-        allowed = limits.request_seconds if self.request.headers_finished else limits.header_seconds
-        return now - self.began > allowed
+        spent = now - self.began
+        if not self.request.headers_finished:
+            return spent > limits.header_seconds
+        return spent > limits.header_seconds and self.got < limits.min_rate * spent
 
 
 class _HallServer(TcpWSGIServer):
@@ -112,6 +131,7 @@ class _HallServer(TcpWSGIServer):
     channel_class = _Channel
     limits: Limits = Limits()
     app: Flask  # the app itself; `application` may be waitress's wrapping of it
+    warned = -60.0  # when `_warn` last logged
 
     def handle_accept(self) -> None:
         try:
@@ -123,6 +143,7 @@ class _HallServer(TcpWSGIServer):
         except OSError:
             return  # a socket closed before it was taken: nothing to serve
         if self._crowded(addr[0]):
+            self._warn(f"{addr[0]} holds {self.limits.per_address} connections: refused another")
             conn.close()
             return
         self.channel_class(self, conn, self.fix_addr(addr), self.adj, map=self._map)
@@ -139,7 +160,16 @@ class _HallServer(TcpWSGIServer):
         clock = time.monotonic()
         for channel in list(self.active_channels.values()):
             if isinstance(channel, _Channel) and channel.overdue(clock, self.limits):
+                self._warn(f"{channel.addr[0]}: a request too slow to wait for, closed")
                 channel.will_close = True
+
+    def _warn(self, what: str) -> None:
+        """Say why a device's connection was refused or closed, once a minute at most
+        (an organiser asking why a tablet is turned away finds it in the log)."""
+        now = time.monotonic()
+        if now - self.warned >= 60.0:
+            self.warned = now
+            log.warning(what)
 
 
 def make_server(app: Flask, host: str, port: int, limits: Limits = Limits()):

@@ -220,9 +220,10 @@ def test_a_request_trickled_a_byte_at_a_time_is_cut_off(serve):
     assert urllib.request.urlopen(f"{base}/healthz", timeout=5).status == 200
 
 
-def test_a_body_past_the_limit_gets_the_json_error_in_the_clients_language(serve):
-    """waitress refuses a body past MAX_BODY before the app sees it; the answer is still
-    the app's JSON error, in the language the client asked for, with its headers."""
+def test_what_waitress_refuses_is_answered_as_the_app_answers(serve):
+    """waitress refuses a body past MAX_BODY or headers past their limit before the app
+    sees them; the answer is still the app's: a JSON error for the API in the language
+    the client asked for, with the app's headers, and the error page for a page."""
     _, port = serve()
     answer = _raw(
         port,
@@ -234,3 +235,42 @@ def test_a_body_past_the_limit_gets_the_json_error_in_the_clients_language(serve
     assert b"Content-Type: application/json" in head and b"nosniff" in head
     error = json.loads(body)["error"]
     assert error["code"] == "too_large" and "照片太大" in error["message"]
+    page = _raw(
+        port, b"GET /game/ HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 70_000 + b"\r\n\r\n"
+    )
+    head, _, body = page.partition(b"\r\n\r\n")
+    assert re.match(rb"HTTP/1\.[01] 431 ", head) and b"Content-Type: text/html" in head
+    assert b"<html" in body.lower()  # a page asked for gets a page
+
+
+def _post_slowly(port: int, body: bytes, rate: float, limits_s: float = 8.0) -> bytes | None:
+    """POST `body` to /api/score at about `rate` bytes a second; the answer, or None when
+    the server closed the connection first."""
+    head = (
+        "POST /api/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    ).encode()
+    step = max(1, int(rate / 10))
+    with socket.create_connection(("127.0.0.1", port), timeout=limits_s) as s:
+        try:
+            s.sendall(head)
+            for i in range(0, len(body), step):
+                s.sendall(body[i : i + step])
+                time.sleep(0.1)
+            return s.recv(65536) or None
+        except (BrokenPipeError, ConnectionResetError):
+            return None
+
+
+@needs_scorer
+def test_a_slow_but_steady_upload_is_served_and_a_trickle_is_not(serve):
+    """A photo over crowded Wi-Fi comes slowly but steadily: it is read however long it
+    takes. A body trickling in slower than the least rate is closed once the headers'
+    time is up."""
+    limits = Limits(threads=4, channel_timeout=30, header_seconds=1.0, min_rate=1000, check_every=1)
+    _, port = serve(limits=limits)
+    body = json.dumps({"hand": SEED_HAND, "self_drawn": True}).encode()
+    padded = body[:-1] + b" " * 9000 + b"}"  # about 3 s at 3 KB/s
+    answer = _post_slowly(port, padded, rate=3000)
+    assert answer is not None and answer.startswith(b"HTTP/1.1 200")
+    assert _post_slowly(port, padded, rate=200) is None
