@@ -134,11 +134,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "PIN 不对：请重新输入服务器上显示的 PIN。",
         "zh-Hant": "PIN 不對：請重新輸入伺服器上顯示的 PIN。",
     },
-    "pin_from_link": {
-        "en": "A PIN in a link from another site is not used: type the PIN shown at the server here.",
-        "zh": "不使用其他网站链接中的 PIN：请在此输入服务器上显示的 PIN。",
-        "zh-Hant": "不使用其他網站連結中的 PIN：請在此輸入伺服器上顯示的 PIN。",
-    },
     "pin_locked": {
         "en": "Too many wrong PINs from this device; wait a few minutes.",
         "zh": "本设备输错 PIN 次数过多，请等几分钟再试。",

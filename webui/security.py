@@ -8,7 +8,8 @@
   and a game sheet change must be JSON, which a cross-site form cannot send.
 - When the server is reachable beyond this machine, changing a game sheet
   needs the hall PIN (`MCR_PIN`): a tablet joins once at `/join` (the URL
-  and QR code `mcr serve` prints), which leaves a cookie; scripts may send
+  and QR code `mcr serve` prints fill the PIN in; a tap on Join sends it), which
+  leaves a cookie; scripts may send
   the `X-MCR-PIN` header. Scoring and reading photos stay open to all.
 - Every answer carries a Content-Security-Policy (scripts and styles only
   from the server's own files, nothing inline), `nosniff` and
@@ -181,13 +182,14 @@ def _headers(response):
 
 
 def join():
-    """`/join?pin=...` (the QR code) or the PIN typed in the form: remember it in a cookie.
-    Only from the page itself or opened directly: another site's requests here would
-    spend a tablet's wrong-PIN allowance and lock it out."""
+    """`/join?pin=...` (the QR code, a link) shows the form with the PIN filled in; the PIN
+    is tried only when it is sent from the form (a POST, which only this server's page
+    may send). Another site can make a tablet fetch a link, and a link that tried its PIN
+    would let that site spend the tablet's wrong-PIN allowance and lock it out."""
     needed = bool(current_app.config.get("MCR_PIN"))
-    if _origin_problem():  # another site's link or image: no PIN tried, none counted
-        return _join_page(needed, "pin_from_link", 403)
-    given = request.values.get("pin", "")[:64]
+    if request.method == "GET":
+        return _join_page(needed, None, 200, filled=request.args.get("pin", "")[:64])
+    given = request.form.get("pin", "")[:64]
     problem = check_pin(given) if needed and given else "pin_required"
     if problem is None:
         response = redirect("/game/")
@@ -200,12 +202,14 @@ def join():
     return _join_page(needed, shown if given else None, status)
 
 
-def _join_page(needed: bool, message: str | None, status: int):
-    """The page asking for the PIN, with `message` (a code) shown above the form."""
+def _join_page(needed: bool, message: str | None, status: int, filled: str = ""):
+    """The page asking for the PIN (`filled` in where a link carried it), with `message`
+    (a code) shown above the form."""
     page = render_template(
         "join.html",
         needed=needed,
         wrong=message is not None,
+        filled=filled,
         message=RequestError(message).message_in(request_lang()) if message else "",
     )
     return page, status, _lockout_headers() if status == 429 else {}

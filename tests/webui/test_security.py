@@ -59,7 +59,7 @@ def test_lan_write_without_the_pin_is_refused(hall):
 def test_lan_write_with_the_pin_and_after_joining(hall):
     tablet = hall.test_client()
     assert _new_game(tablet, environ_base=LAN, headers={"X-MCR-PIN": "246810"}) == 1
-    joined = tablet.get("/join?pin=246810", environ_base=LAN)
+    joined = tablet.post("/join", data={"pin": "246810"}, environ_base=LAN)
     assert joined.status_code == 302 and "mcr_pin=246810" in joined.headers["Set-Cookie"]
     assert "HttpOnly" in joined.headers["Set-Cookie"]
     assert "SameSite=Strict" in joined.headers["Set-Cookie"]
@@ -87,28 +87,40 @@ def test_wrong_pins_lock_the_device_out(hall):
     assert write.status_code == 429 and 1 <= int(write.headers["Retry-After"]) <= 300
 
 
-def test_another_site_cannot_spend_a_tablets_pin_tries(hall):
-    """A page elsewhere that makes a tablet fetch /join?pin=... (images, links) is refused
-    without trying the PIN: the tablet is not locked out, and the QR code's link, opened
-    directly, still lets it in."""
+def test_a_link_fills_the_pin_in_and_spends_no_try(hall):
+    """/join?pin=... (the QR code, or a link another site makes a tablet fetch) shows the
+    form with the PIN filled in and tries nothing: however many such links, the tablet is
+    not locked out. A tap on Join sends the PIN from the page; another site's post of
+    the form is refused and tries nothing either."""
     tablet = hall.test_client()
     where = {"REMOTE_ADDR": "10.0.0.11"}
-    foreign = [
-        {"Referer": "http://evil.example/", "Sec-Fetch-Site": "cross-site"},
-        {"Sec-Fetch-Site": "cross-site"},  # a page that sends no Referer
-        {"Referer": "http://evil.example/page"},
-    ]
     for i in range(12):
-        resp = tablet.get(f"/join?pin={i:06d}", environ_base=where, headers=foreign[i % 3])
-        assert resp.status_code == 403
-        assert "PIN in a link from another site is not used" in resp.get_data(as_text=True)
-        assert 'name="pin"' in resp.get_data(as_text=True)  # typed here, it is taken
+        page = tablet.get(
+            f"/join?pin={i:06d}", environ_base=where, headers={"Sec-Fetch-Site": "cross-site"}
+        )
+        assert page.status_code == 200 and "Set-Cookie" not in page.headers
+        assert f'value="{i:06d}"' in page.get_data(as_text=True)
+    foreign = {"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site"}
+    for i in range(12):
+        posted = tablet.post("/join", data={"pin": f"{i:06d}"}, environ_base=where, headers=foreign)
+        assert posted.status_code == 403 and posted.get_json()["error"]["code"] == "bad_origin"
     write = tablet.post(
         "/game/api/games", json={"players": P}, environ_base=where, headers={"X-MCR-PIN": "246810"}
     )
     assert write.status_code == 201
-    joined = tablet.get("/join?pin=246810", environ_base=where, headers={"Sec-Fetch-Site": "none"})
-    assert joined.status_code == 302
+    assert tablet.post("/join", data={"pin": "246810"}, environ_base=where).status_code == 302
+
+
+def test_a_write_another_site_makes_the_browser_send_is_refused(hall):
+    """A browser marks a request another site made it send (`Sec-Fetch-Site: cross-site`),
+    even when that site hides its address: such a write is refused, PIN or not."""
+    resp = hall.test_client().post(
+        "/game/api/games",
+        json={"players": P},
+        headers={"Sec-Fetch-Site": "cross-site", "X-MCR-PIN": "246810"},
+    )
+    assert resp.status_code == 403 and resp.get_json()["error"]["code"] == "bad_origin"
+    assert hall.test_client().get("/game/api/games").get_json() == []
 
 
 def test_a_tablet_holding_an_old_pin_is_not_locked_out(hall):
