@@ -85,10 +85,11 @@ def _meld_line(meld: dict[str, Any]) -> str:
     for its tile; a group that is no meld shows the tiles read, to be corrected)."""
     if meld["notation"]:
         what = meld["notation"]
-    elif meld["concealed"]:
+    elif meld["needs_name"]:
         what = "concealed kong, face down: name its tile"
     else:
-        what = f"{' '.join(meld['tiles'])} (not read as a chow, pung or kong)"
+        kong = "concealed kong " if meld["concealed"] else ""
+        what = f"{kong}{' '.join(meld['tiles'])} (not read as a chow, pung or kong)"
     if meld["giver"]:
         promoted = "promoted kong, " if meld["promoted"] else ""
         what += f"  ({promoted}claimed from the {meld['giver']})"

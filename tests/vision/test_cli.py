@@ -198,7 +198,7 @@ def test_the_summary_tells_what_the_table_showed_besides_the_hand() -> None:
 def test_the_summary_shows_a_misread_meld_as_its_tiles_not_as_a_face_down_kong() -> None:
     """A group laid out as a meld whose tiles read as no chow, pung or kong has no
     notation; the summary lists the tiles read so the user can correct them, and asks
-    for a tile's name only where a concealed kong lies face down."""
+    for a tile's name only where a concealed kong lies all face down (its tile unseen)."""
     from vision.commands import summary
 
     melds = [
@@ -206,6 +206,8 @@ def test_the_summary_shows_a_misread_meld_as_its_tiles_not_as_a_face_down_kong()
          "promoted": False, "giver": "right", "needs_name": False},
         {"notation": None, "tiles": ["back"] * 4, "concealed": True, "promoted": False,
          "giver": None, "needs_name": True},
+        {"notation": None, "tiles": ["back", "5p", "6p", "back"], "concealed": True,
+         "promoted": False, "giver": None, "needs_name": False},
     ]  # fmt: skip
     result = {
         "image": "t.jpg", "tiles": [], "hand": None, "melds": melds, "winning_tile": None,
@@ -217,3 +219,4 @@ def test_the_summary_shows_a_misread_meld_as_its_tiles_not_as_a_face_down_kong()
         == "  meld: 4p 4p 5p 5p (not read as a chow, pung or kong)  (claimed from the right)"
     )
     assert lines[3] == "  meld: concealed kong, face down: name its tile"
+    assert lines[4] == "  meld: concealed kong back 5p 6p back (not read as a chow, pung or kong)"
