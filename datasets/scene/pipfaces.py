@@ -9,9 +9,9 @@ hollow stick, their size and spacing, a corner index) in one of the
 arrangements sets use (six bamboos in two rows of three or three of two,
 six dots as two over four or two columns of three) with a little jitter,
 so the count and arrangement of pips, not one set's drawing of them,
-tells the tiles apart. Some sets pack their sticks end to end, so that a
-column of them reads as one long segmented stick; some styles do too
-(`_Design.packed`), and the count lies in the column's segments. Its characters, winds, dragons and flowers come
+tells the tiles apart. Some sets pack capped sticks end to end, so that a
+column of them reads as one long jointed stick; some styles do too
+(`_Design.packed`), and the count lies in the joints down the column. Its characters, winds, dragons and flowers come
 from a drawn training style. Its 1s does too, or it is drawn here as sets
 draw it: a bird (perched, or a peacock with its tail fanned) filling the
 face with no character or number, or one large stick. Flower tiles show
@@ -71,8 +71,8 @@ STICKS: dict[int, list[tuple[int, int, list[tuple[float, float, float]]]]] = {
         (4, 3, [(x, y, 0) for y in (0.125, 0.375, 0.625, 0.875) for x in (0.3, 0.7)])],
     9: [(3, 3, [(x, y, 0) for y in (0.17, 0.5, 0.83) for x in (0.18, 0.5, 0.82)])],
 }  # fmt: skip
-#: share of styles whose sticks touch end to end down a column
-PACKED_P = 0.35
+#: share of the capped-stick styles whose sticks touch end to end down a column
+PACKED_P = 0.6
 
 
 def style_names() -> list[str]:
@@ -100,8 +100,9 @@ class _Design:
         self.stroke = int(rng.integers(3, 8))
         self.dots = {n: int(rng.integers(len(v))) for n, v in DOTS.items()}
         self.sticks = {n: int(rng.integers(len(v))) for n, v in STICKS.items()}
-        #: sticks as long as their grid cell: a column of them meets end to end
-        self.packed = rng.random() < PACKED_P
+        #: sticks as long as their grid cell, a column of them meeting end to end: only
+        #: capped sticks, whose caps show where one ends (plain ones would make one bar)
+        self.packed = bool(rng.random() < PACKED_P) and self.stick == 3
         if self.packed:
             self.stick_len = float(rng.uniform(0.97, 1.0))
 
