@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import math
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
@@ -19,47 +18,14 @@ from typing import Any, TextIO
 from scorer.columns import display_width, pad
 from scorer.errors import McrError, ScoreError
 from scorer.request import error_response, score_request
+from scorer.textinput import loads_strict, stdin_lines
 
 EXIT_ERROR = 1
 EXIT_INTERNAL = 2
 
-#: the longest integer a JSON line or file may write, far past any field's bounds:
-#: past 4,300 digits int() itself refuses, naming an interpreter setting
-MAX_INT_DIGITS = 100
-
 
 def _dump(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if math.isinf(value):
-        raise ValueError(f"the number {text[:20]} is out of range")
-    return value
-
-
-def _bounded_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise ValueError(f"a number of more than {MAX_INT_DIGITS} digits is out of range")
-    return int(text)
-
-
-def loads_json(text: str) -> Any:
-    """JSON text without what Python's parser takes beyond JSON, as the web API refuses
-    it (`webui.guard`): NaN, Infinity and endless numbers, so whatever is read can be
-    written back as JSON. Integers up to MAX_INT_DIGITS are left for each field's own
-    bounds to word. Every refusal is a ValueError, too deep nesting included."""
-    try:
-        return json.loads(
-            text, parse_constant=_no_constant, parse_float=_finite_float, parse_int=_bounded_int
-        )
-    except RecursionError:
-        raise ValueError("nested too deeply") from None
 
 
 def _add_situation_flags(p: argparse.ArgumentParser) -> None:
@@ -189,7 +155,7 @@ def answer_line(line: str) -> dict[str, Any]:
     request: Any = None
     try:
         try:
-            request = loads_json(line)
+            request = loads_strict(line)
         except ValueError as exc:
             raise ScoreError("bad_json.line", detail=str(exc)) from None
         return score_request(request)
@@ -218,7 +184,7 @@ def run_batch(stdin: TextIO, stdout: TextIO) -> int:
     # The modules and tables loaded so far live as long as the process: keep the
     # cyclic garbage collector from scanning them again for every hand.
     gc.freeze()
-    for out in score_lines(stdin):
+    for out in score_lines(stdin_lines(stdin)):
         stdout.write(out + "\n")
         stdout.flush()
     return 0

@@ -37,9 +37,7 @@ def _score_request(obj: dict) -> dict:
 
 def _read_json_object() -> dict:
     """The request body as a JSON object (bounded by `webui.guard`), or a RequestError."""
-    obj = parse_object(request.get_data(cache=True))
-    remember_lang(obj)
-    return obj
+    return parse_object(request.get_data(cache=True))
 
 
 @bp.post("/api/score")

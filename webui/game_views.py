@@ -19,7 +19,6 @@ from scorer.game.tournament import rank_players, rank_teams
 from webui.errors import (
     RequestError,
     error_response,
-    remember_lang,
     request_lang,
     retry_headers,
     status_for,
@@ -69,7 +68,6 @@ def _body(fields: frozenset[str], optional: bool = False) -> dict[str, Any]:
     if optional and not raw.strip():
         return {}
     data = parse_object(raw)
-    remember_lang(data)
     GameError.refuse_unknown(data, fields | {"lang"})
     return data
 

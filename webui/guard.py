@@ -4,16 +4,16 @@ Python's own parser recurses once per nesting level and accepts NaN,
 Infinity, integers of any size and lone UTF-16 surrogates; each of those
 once ended in a 500 somewhere further down (the scorer, SQLite, the JSON
 encoder). Here the nesting depth is measured by a linear scan of the text
-before it is parsed, and the parsed value is walked once (iteratively) to
-refuse what no endpoint can use.
+before it is parsed (by `scorer.textinput`, as the command line parses), and
+the parsed value is walked once (iteratively) to refuse what no endpoint can use.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
+from scorer.textinput import OUT_OF_RANGE, loads_strict
 from webui.errors import RequestError, remember_lang
 
 #: the largest JSON body any endpoint takes (a score request is ~100 bytes)
@@ -24,6 +24,8 @@ MAX_DEPTH = 10
 MAX_STRING = 2000
 #: SQLite's integer range, which is also the widest any field is stored in
 INT_MIN, INT_MAX = -(2**63), 2**63 - 1
+#: the most digits an integer in that range has; a longer one is not even converted
+INT_DIGITS = len(str(INT_MAX))
 
 _SPECIAL = re.compile(r'["\\\[\]{}]')
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -56,29 +58,6 @@ def nesting_depth(text: str) -> int:
         elif ch in "]}":
             depth -= 1
     return deepest
-
-
-def _constant(name: str) -> Any:
-    raise RequestError("bad_json", detail=f"{name} is not a JSON number")
-
-
-class _OutOfRange:
-    """Stands for a number too large to take: the parse goes on, so that the body's
-    `lang` is known when the number is refused (`_check_values`)."""
-
-
-OUT_OF_RANGE = _OutOfRange()
-
-
-def _float(text: str) -> float | _OutOfRange:
-    value = float(text)
-    return OUT_OF_RANGE if value in (float("inf"), float("-inf")) else value
-
-
-def _int(text: str) -> int | _OutOfRange:
-    """A JSON integer; one of more digits than any stored number has is not converted
-    (past 4,300 digits Python's refusal names an interpreter setting)."""
-    return OUT_OF_RANGE if len(text.lstrip("-")) > 19 else int(text)
 
 
 def _check_values(value: Any) -> None:
@@ -115,11 +94,9 @@ def parse_json(data: bytes) -> Any:
         raise RequestError("bad_json", detail="not UTF-8 text") from None
     if nesting_depth(text) > MAX_DEPTH:
         raise RequestError("too_deep")
-    try:
-        value = json.loads(text, parse_constant=_constant, parse_float=_float, parse_int=_int)
-    except RequestError:
-        raise
-    except (ValueError, RecursionError) as exc:
+    try:  # a number out of range is refused below, once the body's `lang` is known
+        value = loads_strict(text, max_int_digits=INT_DIGITS, mark_out_of_range=True)
+    except ValueError as exc:
         raise RequestError("bad_json", detail=str(exc)[:100]) from None
     remember_lang(value)  # the refusals below speak the body's language
     _check_values(value)

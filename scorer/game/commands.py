@@ -21,13 +21,14 @@ from scorer.game.errors import GameError
 from scorer.game.replay import clean_name, replay, team_name
 from scorer.game.store import GameStore, hand_revision
 from scorer.game.tournament import rank_players, rank_teams, tournament_rankings
+from scorer.textinput import loads_strict, stdin_lines
 
 
 def _read(path: str) -> str:
     """A file's text; a pipe or device named in its place would be waited on for ever."""
     try:
         if path == "-":  # without the byte order mark a spreadsheet may write, as from a file
-            return sys.stdin.read().removeprefix("\ufeff")
+            return "".join(stdin_lines(sys.stdin))
         if not Path(path).is_file():
             detail = "not a regular file; give - to read standard input"
             raise GameError("bad_file.read", path=path, detail=detail)
@@ -37,11 +38,11 @@ def _read(path: str) -> str:
 
 
 def _read_json(path: str) -> Any:
-    from scorer.commands import loads_json  # the batch's reading: no NaN, no endless numbers
-
+    """A file's JSON value, read as `mcr score --batch` reads a line: no NaN, no endless
+    numbers."""
     text = _read(path)
     try:
-        return loads_json(text)
+        return loads_strict(text)
     except ValueError as exc:
         raise GameError("bad_json.file", path=path, detail=exc) from None
 

@@ -72,6 +72,28 @@ def test_a_game_file_with_a_number_json_cannot_hold_is_not_valid_json(tmp_path, 
     assert "is not valid JSON" in capsys.readouterr().err
 
 
+def test_a_game_piped_with_a_byte_order_mark_replays_as_from_a_file(capsys, monkeypatch):
+    game = (
+        '{"players": ["Ann", "Bo", "Cy", "Di"], "hands": [{"result": "win", '
+        '"winner": "Ann", "self_drawn": true, "fans": 8}]}'
+    )
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\ufeff" + game))
+    assert mcr("game", "replay", "-") == 0
+    piped = capsys.readouterr().out
+    assert "548" in piped
+    monkeypatch.setattr(sys, "stdin", io.StringIO(game))
+    assert mcr("game", "replay", "-") == 0
+    assert capsys.readouterr().out == piped
+
+
+@pytest.mark.parametrize("number", ["9" * 101, "1e999"])
+def test_a_piped_game_with_an_endless_number_is_not_valid_json(capsys, monkeypatch, number):
+    game = f'{{"players": ["Ann", "Bo", "Cy", "Di"], "hands": [], "x": {number}}}'
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\ufeff" + game))
+    assert mcr("game", "replay", "-") == 1
+    assert "is not valid JSON" in capsys.readouterr().err
+
+
 def test_a_tournament_file_with_an_endless_number_is_not_valid_json(tmp_path, capsys):
     path = tmp_path / "t.json"
     path.write_text(f'{{"players": {{"a": "Red"}}, "sessions": [], "x": {HUGE}}}')

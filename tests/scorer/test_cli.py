@@ -135,6 +135,34 @@ def test_batch_still_echoes_ordinary_numbers(capsys, monkeypatch):
     assert all(a["total"] > 0 for a in answers)
 
 
+def test_batch_reads_past_a_byte_order_mark(capsys, monkeypatch):
+    """Standard input that starts with a UTF-8 byte order mark (Windows editors write one)
+    is read as without it: the first line is scored like the rest."""
+    lines = [
+        '{"hand":"123m456p789s12sEE3s","id":1}',
+        '{"hand":"123m456p789s12sEE3s","id":2}',
+    ]
+    data = b"\xef\xbb\xbf" + ("\n".join(lines) + "\n").encode()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+    rc, out, err = run(capsys, "score", "--batch")
+    assert rc == 0, err
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert [a["id"] for a in answers] == [1, 2]
+    assert answers[0] == {**answers[1], "id": 1}
+    assert answers[0]["total"] > 0
+
+
+def test_batch_refuses_a_byte_order_mark_inside_the_input(capsys, monkeypatch):
+    """Only the mark that starts the input is dropped; one starting a later line is no JSON."""
+    data = '{"hand":"123m456p789s12sEE3s"}\n\ufeff{"hand":"123m456p789s12sEE3s"}\n'
+    monkeypatch.setattr(sys, "stdin", io.StringIO(data))
+    rc, out, err = run(capsys, "score", "--batch")
+    assert rc == 0, err
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert first["total"] > 0
+    assert second["error"]["code"] == "bad_json"
+
+
 def test_check_right_and_wrong(capsys):
     rc, out, _ = run(capsys, "score", HAND, "--json")
     right = json.loads(out)

@@ -550,6 +550,24 @@ def test_a_refused_value_is_explained_in_the_bodys_language(client, body, code, 
     assert text in resp.get_json()["error"]["message"]
 
 
+@pytest.mark.parametrize(
+    ("path", "obj", "code", "text"),
+    [
+        ("/api/check", {"lang": "zh", "request": {"hand": "1m"}}, "empty_claim", "请给出申报的番种"),
+        ("/api/check", {"request": {"hand": "1m", "lang": "zh-Hant"}}, "empty_claim",
+         "請給出申報的番種"),
+        ("/game/api/games", {"lang": "zh", "players": P, "bogus": 1}, "unknown_field",
+         "请求里有不认识的项目"),
+    ],
+)  # fmt: skip
+def test_a_refused_object_is_explained_in_the_bodys_language(client, path, obj, code, text):
+    """Past the parse, an endpoint's own refusal speaks the body's `lang` too, and a check's
+    score request may name the language inside it."""
+    resp = client.post(path, **body(obj, **{"Accept-Language": "en"}))
+    refused(resp, code)
+    assert text in resp.get_json()["error"]["message"]
+
+
 def test_upload_over_25_mb_is_413(client):
     refused(client.post("/api/recognize", **_upload(b"\xff\xd8\xff" + b"\0" * (26 * 2**20))))
 
