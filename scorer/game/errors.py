@@ -295,9 +295,15 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "bad_text.control": {
         "en": "{field} must not contain control characters (such as escape codes or line "
-        "breaks) or invisible formatting characters",
-        "zh": "{field}不能含有控制字符（如转义序列、换行）或看不见的格式字符",
-        "zh-Hant": "{field}不能含有控制字元（如跳脫序列、換行）或看不見的格式字元",
+        "breaks) or text direction controls (embeddings, overrides, isolates)",
+        "zh": "{field}不能含有控制字符（如转义序列、换行）或文字方向控制符",
+        "zh-Hant": "{field}不能含有控制字元（如跳脫序列、換行）或文字方向控制字元",
+    },
+    "bad_text.note": {
+        "en": "{field} must not contain control characters such as escape codes, or text "
+        "direction controls (embeddings, overrides, isolates)",
+        "zh": "{field}不能含有控制字符（如转义序列）或文字方向控制符",
+        "zh-Hant": "{field}不能含有控制字元（如跳脫序列）或文字方向控制字元",
     },
     "db_busy": {
         "en": "the game database is busy (another program is writing to it): nothing was "

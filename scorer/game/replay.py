@@ -126,6 +126,14 @@ def invisible(char: str) -> bool:
     return any(low <= code <= high for low, high in _IGNORABLE)
 
 
+def harmful(char: str) -> bool:
+    """A character that does harm where free text is shown: a control character (a
+    terminal runs escape codes), a line or paragraph separator, half a surrogate pair, or
+    a bidi embedding, override or isolate (it reorders the text around it). Joiners and
+    variation selectors are left alone: emoji and Persian need them."""
+    return unprintable(char) or 0x202A <= ord(char) <= 0x202E or 0x2066 <= ord(char) <= 0x2069
+
+
 def selector(char: str) -> bool:
     """A variation selector: it chooses how the character before it is drawn."""
     code = ord(char)

@@ -13,7 +13,7 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,17 +24,16 @@ from scorer.game.errors import GameError
 from scorer.game.replay import (
     check_name,
     clean_name,
-    invisible,
+    harmful,
     normalize_hand,
     normalize_penalty,
     replay,
     team_name,
     tournament_name,
-    unprintable,
     validate_players,
 )
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: SQLite's integer range: a game id, hand number or session outside it names nothing
 INT_MAX = 2**63 - 1
@@ -109,8 +108,116 @@ CREATE TABLE IF NOT EXISTS teams (
 );
 """
 
-#: schema changes from each older version (applied in order, each in the open transaction)
-_MIGRATIONS = {1: "ALTER TABLE hands ADD COLUMN request_id TEXT"}
+
+def _kept(check: Callable[[Any], str], value: Any) -> Any:
+    """`value` as `check` keeps it now, or as it is where `check` refuses it."""
+    try:
+        return check(value)
+    except GameError:
+        return value
+
+
+def _loaded(text: Any) -> Any:
+    """A stored JSON value, or None where the column holds no JSON."""
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def _renames(players: Any) -> dict[str, str]:
+    """The names of a stored game that read differently as names are kept now (old name
+    -> new), or none where one would make two players one or it is no list of names."""
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        return {}
+    new = [_kept(check_name, p) for p in players]
+    if len(set(new)) != len(players):
+        return {}
+    return {old: name for old, name in zip(players, new, strict=True) if old != name}
+
+
+def _renamed(value: Any, renames: dict[str, str]) -> Any:
+    """A hand or penalty (or list of them) naming players by their new names."""
+    if isinstance(value, list):
+        return [_renamed(v, renames) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out = dict(value)
+    for field in ("winner", "discarder", "player"):
+        if isinstance(out.get(field), str):
+            out[field] = renames.get(out[field], out[field])
+    if "penalties" in out:
+        out["penalties"] = _renamed(out["penalties"], renames)
+    return out
+
+
+def _reclean_game(conn: sqlite3.Connection, row: sqlite3.Row) -> None:
+    """One game's players and tournament as they are kept now, and its hands and
+    penalties naming the players so."""
+    tournament = _kept(tournament_name, row["tournament"])
+    if tournament != row["tournament"]:
+        conn.execute("UPDATE games SET tournament = ? WHERE id = ?", (tournament, row["id"]))
+    players = _loaded(row["players"])
+    renames = _renames(players)
+    if not renames:
+        return
+    names = [renames.get(p, p) for p in players]
+    conn.execute(
+        "UPDATE games SET players = ? WHERE id = ?",
+        (json.dumps(names, ensure_ascii=False), row["id"]),
+    )
+    penalties = _loaded(row["penalties"])
+    if isinstance(penalties, list):
+        conn.execute(
+            "UPDATE games SET penalties = ? WHERE id = ?",
+            (json.dumps(_renamed(penalties, renames), ensure_ascii=False), row["id"]),
+        )
+    hands = conn.execute("SELECT seq, data FROM hands WHERE game_id = ?", (row["id"],))
+    for seq, data in hands.fetchall():
+        hand = _loaded(data)
+        if isinstance(hand, dict):
+            conn.execute(
+                "UPDATE hands SET data = ? WHERE game_id = ? AND seq = ?",
+                (json.dumps(_renamed(hand, renames), ensure_ascii=False), row["id"], seq),
+            )
+
+
+def _reclean_team(conn: sqlite3.Connection, row: sqlite3.Row) -> None:
+    """One team row keyed by the tournament and player as kept now, unless another row
+    already holds that key (the row is then left as it is)."""
+    tournament = _kept(tournament_name, row["tournament"])
+    player = _kept(check_name, row["player"])
+    team = team_name(row["team"]) or row["team"]
+    key = (tournament, player)
+    if (*key, team) == (row["tournament"], row["player"], row["team"]):
+        return
+    if (
+        key != (row["tournament"], row["player"])
+        and conn.execute("SELECT 1 FROM teams WHERE tournament = ? AND player = ?", key).fetchone()
+    ):
+        return
+    conn.execute(
+        "UPDATE teams SET tournament = ?, player = ?, team = ? WHERE rowid = ?",
+        (*key, team, row["rowid"]),
+    )
+
+
+def _reclean_names(conn: sqlite3.Connection) -> None:
+    """Names stored before names were cleaned (two spaces, a no-break space, a variation
+    selector), kept as they are now, so a tournament spanning the upgrade is one
+    tournament and each player one player; a name that re-cleaning would refuse or make
+    the same as another stays as it was."""
+    for row in conn.execute("SELECT id, players, tournament, penalties FROM games").fetchall():
+        _reclean_game(conn, row)
+    for row in conn.execute("SELECT rowid, tournament, player, team FROM teams").fetchall():
+        _reclean_team(conn, row)
+
+
+#: the changes from each older version (applied in order, each in the open transaction)
+_MIGRATIONS: dict[int, str | Callable[[sqlite3.Connection], None]] = {
+    1: "ALTER TABLE hands ADD COLUMN request_id TEXT",
+    2: _reclean_names,
+}
 
 
 def default_db_path() -> Path:
@@ -153,7 +260,11 @@ class GameStore:
         exists = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'hands'").fetchone()
         if exists:
             for v in range(max(version, 1), SCHEMA_VERSION):
-                conn.execute(_MIGRATIONS[v])
+                step = _MIGRATIONS[v]
+                if isinstance(step, str):
+                    conn.execute(step)
+                else:
+                    step(conn)
         else:
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
@@ -410,11 +521,16 @@ class GameStore:
         `revision` is the hand's `revision` as the caller saw it: if another tablet has
         changed, undone or re-recorded that hand since, nothing is saved (409) instead of
         writing over a hand the caller has not seen. Left out, the hand is replaced.
+        A hand that already is what this edit would store (a save retried after its
+        answer was lost) is answered as saved, and nothing is written again.
         """
         check_text("who", who, MAX_WHO)
         _check_revision(revision)
         with self._transaction() as conn:
             game = self._game(conn, game_id)
+            same = _unchanged(game, number, hand)
+            if same is not None:
+                return same
             _check_edited(game, number, revision)
             clean = clean_hand(game["players"], hand, number)
             old = game["hands"][number - 1]
@@ -579,19 +695,19 @@ def check_teams(players: list[str], teams: Any) -> dict[str, str]:
 
 
 def check_text(field: str, value: Any, limit: int) -> None:
-    """A stored text is a string of at most `limit` characters that shows what it holds
-    (`check_shown`)."""
+    """A stored free text (a game's name or table, who made a change) is a string of at
+    most `limit` characters that is safe to show (`check_shown`)."""
     if not isinstance(value, str) or len(value) > limit:
         raise GameError("bad_text", field=field, max=limit)
     check_shown(field, value)
 
 
 def check_shown(field: str, value: str, keep: str = "") -> None:
-    """Refuse a control character (but those in `keep`) or an invisible one: a terminal
-    printing the text must not run an escape code, and a name must not differ from how
-    it looks."""
-    if any(c not in keep and (unprintable(c) or invisible(c)) for c in value):
-        raise GameError("bad_text.control", field=field)
+    """Refuse a `harmful` character (but those in `keep`): a terminal printing the text
+    must not run an escape code, nor a direction override reorder what is around it.
+    Free text is no identity, so joiners and variation selectors (emoji, Persian) stay."""
+    if any(c not in keep and harmful(c) for c in value):
+        raise GameError("bad_text.note" if keep else "bad_text.control", field=field)
 
 
 def check_details(name: Any, tournament: Any, table: Any) -> tuple[str, str, str]:
@@ -638,6 +754,19 @@ def _check_revision(revision: Any) -> None:
 def _is_revision(hands: list[dict[str, Any]], number: int, revision: str) -> bool:
     """Whether hand `number` is recorded and is `revision`."""
     return number <= len(hands) and hand_revision(hands[number - 1]) == revision
+
+
+def _unchanged(game: dict[str, Any], number: Any, hand: Any) -> dict[str, Any] | None:
+    """Hand `number` as stored, when it already is what `hand` would store: a retried
+    save whose first try was saved must not read as another device's change."""
+    hands = game["hands"]
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(hands):
+        return None
+    try:
+        clean = clean_hand(game["players"], hand, number)
+    except GameError:
+        return None  # the checks below, then the hand's own, say what is wrong
+    return clean if clean == hands[number - 1] else None
 
 
 def _check_edited(game: dict[str, Any], number: Any, revision: str | None) -> None:

@@ -90,6 +90,27 @@ def test_two_corrections_from_the_same_view_save_the_first_only(client):
     assert again.status_code == 200 and sheet(client, gid)["hands"][0]["fans"] == 12
 
 
+def test_a_correction_sent_again_after_its_answer_was_lost_is_saved_once(client):
+    """A tablet whose answer was lost sends the same correction with the same revision
+    again: it is answered as saved (200, the sheet), and the audit trail holds one
+    correction. Once another tablet changes the hand, that retry is a conflict."""
+    gid = new_game(client)
+    seen = record(client, gid, ANN_8)["hands"][0]["revision"]
+    fix = {**ANN_9, "expected_revision": seen, "who": "tablet A"}
+    first = client.put(f"/game/api/{gid}/hands/1", json=fix)
+    assert first.status_code == 200
+    retry = client.put(f"/game/api/{gid}/hands/1", json=fix)
+    assert retry.status_code == 200, retry.get_json()
+    assert retry.get_json()["sheet"] == first.get_json()["sheet"]
+    audit = client.get(f"/game/api/{gid}/audit").get_json()
+    assert [a["action"] for a in audit] == ["create", "record", "edit"]
+    now = first.get_json()["sheet"]["hands"][0]["revision"]
+    other = {**ANN_8, "fans": 12, "expected_revision": now}
+    assert client.put(f"/game/api/{gid}/hands/1", json=other).status_code == 200
+    error(client.put(f"/game/api/{gid}/hands/1", json=fix), 409, "conflict")
+    assert sheet(client, gid)["hands"][0]["fans"] == 12
+
+
 def test_a_correction_of_a_hand_undone_since_is_a_conflict(client):
     """The hand the tablet shows is gone: 409 (the page refreshes), not 404, and
     nothing is recorded in its place."""

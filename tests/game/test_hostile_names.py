@@ -1,6 +1,8 @@
 """Names, tournaments and the other texts a game keeps: what looks the same is one
-player, team or tournament; what shows nothing, hides characters or would drive a
-terminal is refused; text stored before that is printed escaped."""
+player, team or tournament, and a name that shows nothing or hides characters is
+refused; free text (a game's name and table, who records, a hand's notation and note)
+keeps emoji and joiners but refuses what would drive a terminal or reorder the text;
+text stored before that is printed escaped."""
 
 from __future__ import annotations
 
@@ -251,6 +253,73 @@ def test_a_note_keeps_line_breaks_and_tabs_but_no_escape_code(client):
         res = client.post(api, json={"result": "draw", **hand})
         assert "hand 2" in error(res, 400, "bad_text")
     assert len(client.get(f"/game/api/{gid}").get_json()["hands"]) == 1
+
+
+def test_a_refused_note_names_what_it_may_not_hold_but_not_line_breaks(client):
+    """A note keeps line breaks, so its refusal speaks of escape codes only, in each
+    language; a table's refusal names line breaks too."""
+    gid = new_game(client).get_json()["id"]
+    api = f"/game/api/{gid}/hands"
+    words = {"en": ("control characters", "line break"), "zh": ("控制字符", "换行")}
+    words["zh-Hant"] = ("控制字元", "換行")
+    for lang, (control, line_break) in words.items():
+        res = client.post(api, json={"result": "draw", "note": "x\x1b[2J", "lang": lang})
+        message = error(res, 400, "bad_text")
+        assert control in message and line_break not in message
+        table = error(new_game(client, table="3\x1b[2J", lang=lang), 400, "bad_text")
+        assert control in table and line_break in table
+
+
+ZWJ_JUDGE = "Ann \U0001f469\u200d\u2696\ufe0f"
+PERSIAN = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"
+
+
+def test_free_text_keeps_emoji_and_joiners_as_sent(client):
+    """A game's name and table, a recorder named with a ZWJ emoji and a note with an
+    emoji's variation selector or Persian's zero-width non-joiner are stored and shown
+    exactly as sent, on every kind of change."""
+    res = new_game(client, name="Spring \u2600\ufe0f cup", table="\u2764\ufe0f 3", who=ZWJ_JUDGE)
+    assert res.status_code == 201, res.get_json()
+    gid = res.get_json()["id"]
+    assert games(client)[0]["name"] == "Spring \u2600\ufe0f cup"
+    assert games(client)[0]["table"] == "\u2764\ufe0f 3"
+    api = f"/game/api/{gid}"
+    note = f"great game \u2764\ufe0f {PERSIAN}"
+    hand = {"result": "draw", "note": note, "who": ZWJ_JUDGE}
+    assert client.post(f"{api}/hands", json=hand).status_code == 201
+    assert client.post(f"{api}/hands", json={**hand, "note": PERSIAN}).status_code == 201
+    fixed = client.put(f"{api}/hands/2", json={**hand, "note": PERSIAN + "\n\u2600\ufe0f"})
+    assert fixed.status_code == 200, fixed.get_json()
+    assert client.post(f"{api}/undo", json={"number": 2, "who": ZWJ_JUDGE}).status_code == 200
+    pen = {"player": "Ann", "kind": "deduction", "points": 5, "who": ZWJ_JUDGE}
+    assert client.post(f"{api}/penalties", json=pen).status_code == 201
+    assert client.get(api).get_json()["hands"][0]["note"] == note
+    audit = client.get(f"{api}/audit").get_json()
+    assert [a["who"] for a in audit] == [ZWJ_JUDGE] * 6
+
+
+@pytest.mark.parametrize("char", ["\x1b", "\x07", "\u202e", "\u2028"])
+@pytest.mark.parametrize("field", ["name", "table", "who"])
+def test_a_game_detail_holding_a_harmful_character_is_refused(client, field, char):
+    """An escape, a bell, a right-to-left override or a line separator in a game's
+    name, table or recorder makes no game."""
+    error(new_game(client, **{field: f"a{char}b"}), 400, "bad_text")
+    assert games(client) == []
+
+
+@pytest.mark.parametrize("char", ["\x1b", "\x07", "\u202e", "\u2028"])
+@pytest.mark.parametrize("field", ["note", "hand", "who"])
+def test_a_hand_text_holding_a_harmful_character_is_refused(client, field, char):
+    """The same characters in a hand's note, its notation or its recorder record
+    nothing and correct nothing."""
+    gid = new_game(client).get_json()["id"]
+    api = f"/game/api/{gid}/hands"
+    error(client.post(api, json={"result": "draw", field: f"a{char}b"}), 400, "bad_text")
+    assert client.get(f"/game/api/{gid}").get_json()["hands"] == []
+    client.post(api, json={"result": "draw"})
+    res = client.put(f"{api}/1", json={"result": "draw", field: f"a{char}b"})
+    error(res, 400, "bad_text")
+    assert field not in client.get(f"/game/api/{gid}").get_json()["hands"][0]
 
 
 def _legacy_db(path) -> None:
