@@ -104,11 +104,14 @@ def photo_reader() -> PhotoReader:
 @bp.post("/api/recognize")
 def recognize():
     """Read the uploaded photo; 503 with Retry-After when every reader is busy."""
-    if not request.files:
+    files = request.files  # parses the form, which sets `form_problem` (webui.app.FormRequest)
+    if getattr(request, "form_problem", None):
+        raise RequestError("bad_form")
+    if not files:
         raise RequestError("no_photo", fields=", ".join(sorted(request.form))[:200] or "none")
-    upload = request.files.get("photo")
+    upload = files.get("photo")
     if upload is None:
-        raise RequestError("no_photo.field", names=", ".join(sorted(request.files))[:200])
+        raise RequestError("no_photo.field", names=", ".join(sorted(files))[:200])
     if current_app.config.get("MCR_READERS") == 0:
         return error_response(RequestError("recognizer_off"))
     try:

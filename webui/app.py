@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask
+from flask import Flask, Request
+from werkzeug.formparser import FormDataParser
 
 from webui import api, errors, game_views, library, security, views
 
@@ -19,9 +20,35 @@ MAX_UPLOAD_BYTES = 25 * 1024 * 1024
 log = logging.getLogger(__name__)
 
 
+class FormRequest(Request):
+    """A request whose unreadable form is remembered, not silently read as empty.
+
+    Werkzeug drops a whole multipart body whose part headers are not UTF-8 or whose
+    parts are cut short; `form_problem` lets the upload answer say so instead of
+    "no photo was sent".
+    """
+
+    form_problem: str | None = None
+
+    def make_form_data_parser(self) -> FormDataParser:
+        parser = super().make_form_data_parser()
+        parser.silent = False
+        return parser
+
+    def _load_form_data(self) -> None:
+        try:
+            super()._load_form_data()
+        except ValueError as exc:  # UnicodeDecodeError included; size limits are HTTP errors
+            self.form_problem = type(exc).__name__
+            self.__dict__.update(
+                form=self.parameter_storage_class(), files=self.parameter_storage_class()
+            )
+
+
 def create_app(config: dict | None = None) -> Flask:
     """Build the app; `config` overrides defaults (e.g. `MCR_RECOGNIZE` for a fake reader)."""
     app = Flask(__name__)
+    app.request_class = FormRequest
     app.config.update(
         MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
         MCR_DB=None,  # None: the game store's own default, shared with `mcr game`

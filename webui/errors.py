@@ -67,6 +67,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "没有收到照片：请上传照片",
         "zh-Hant": "沒有收到照片：請上傳照片",
     },
+    "bad_form": {
+        "en": "the upload could not be read as a form (a part header that is not UTF-8, "
+        "a missing boundary or a body cut short): send the photo again from the page",
+        "zh": "无法读取上传的表单（文件名编码不是 UTF-8 或上传不完整）：请从页面重新上传照片",
+        "zh-Hant": "無法讀取上傳的表單（檔名編碼不是 UTF-8 或上傳不完整）：請從頁面重新上傳照片",
+    },
     "no_photo.field": {
         "en": "the photo must be in the form field 'photo', not {names}",
         "zh": "照片放错了表单位置，请重新上传",
@@ -227,6 +233,7 @@ STATUS: dict[str | type[McrError], int] = {
     "not_object": 400,
     "bad_request": 400,
     "no_photo": 400,
+    "bad_form": 400,
     "empty_photo": 400,
     "bad_claim": 422,
     "bad_total": 422,

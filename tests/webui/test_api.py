@@ -168,6 +168,26 @@ def test_recognize_rejects_missing_uploads(client, data, status, code):
 
 
 @pytest.mark.parametrize(
+    "part",
+    [
+        # a phone's file name sent in Latin-1, not UTF-8
+        b'Content-Disposition: form-data; name="photo"; filename="caf\xe9.jpg"\r\n\r\nxx\r\n--b--',
+        # the connection dropped mid-part: no closing boundary
+        b'Content-Disposition: form-data; name="photo"; filename="a.jpg"\r\n\r\nxx',
+    ],
+)
+def test_an_unreadable_form_is_named_as_such_not_as_a_missing_photo(client, part):
+    resp = client.post(
+        "/api/recognize",
+        data=b"--b\r\n" + part,
+        headers={"Content-Type": "multipart/form-data; boundary=b", "Accept-Language": "zh"},
+    )
+    err = _error(resp, 400)
+    assert err["code"] == "bad_form"
+    assert "UTF-8" in err["message"] and "照片" in err["message"]
+
+
+@pytest.mark.parametrize(
     "payload",
     [b"this is not a picture", photo_png()[:200], b"\xff\xd8\xff\xe0" + b"\x00" * 40],
 )
