@@ -136,7 +136,7 @@ def cmd_new(args: argparse.Namespace) -> None:
         who=args.by,
         teams=teams,
     )
-    print(f"game {game_id}: {', '.join(names)}")
+    print(f"game {game_id}: {text.shown(', '.join(names))}")
 
 
 def cmd_record(args: argparse.Namespace) -> None:
@@ -144,11 +144,11 @@ def cmd_record(args: argparse.Namespace) -> None:
     number, recorded = store.record_hand_once(
         args.game_id, _hand_from_args(args), args.by, args.expect, args.request_id
     )
-    sheet = store.sheet(args.game_id)
+    sheet = store.sheet_after_change(args.game_id)
     h = sheet["hands"][number - 1]
     done = "recorded" if recorded else "was already recorded"
     print(f"hand {number} {done}: {text.describe(h)}")
-    print("局分: " + ", ".join(f"{p} {s}" for p, s in sheet["scores"].items()))
+    print("局分: " + text.shown(", ".join(f"{p} {s}" for p, s in sheet["scores"].items())))
 
 
 def cmd_undo(args: argparse.Namespace) -> None:
@@ -175,7 +175,7 @@ def cmd_late(args: argparse.Namespace) -> None:
         return
     _store(args).add_game_penalty(args.game_id, penalty, who=args.by)
     warning = "a warning and " if ruling.warning else ""
-    print(f"{args.player}: {warning}{ruling.points} points off the 局分")
+    print(f"{text.shown(args.player)}: {warning}{ruling.points} points off the 局分")
 
 
 def cmd_show(args: argparse.Namespace) -> None:

@@ -1,9 +1,9 @@
 """Plain-text tables of a sheet and a ranking for the terminal.
 
 Widths count East Asian wide characters as two columns so Chinese names
-line up. Text from the database is printed through `shown`: a name stored
-before control characters were refused cannot clear the screen, set the
-window title or write to the clipboard.
+line up. Text from the database is printed through `shown`: whatever a
+database holds (one filled by another program included), a name cannot
+clear the screen, set the window title or write to the clipboard.
 """
 
 from __future__ import annotations
