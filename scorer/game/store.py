@@ -151,16 +151,19 @@ def _renamed(value: Any, renames: dict[str, str]) -> Any:
     return out
 
 
-def _reclean_game(conn: sqlite3.Connection, row: sqlite3.Row) -> None:
+def _reclean_game(conn: sqlite3.Connection, row: sqlite3.Row) -> set[tuple[str, str]]:
     """One game's players and tournament as they are kept now, and its hands and
-    penalties naming the players so."""
+    penalties naming the players so; returns the (tournament, player) names that stay as
+    they were because re-cleaning would have made two of its players one."""
     tournament = _kept(tournament_name, row["tournament"])
     if tournament != row["tournament"]:
         conn.execute("UPDATE games SET tournament = ? WHERE id = ?", (tournament, row["id"]))
     players = _loaded(row["players"])
     renames = _renames(players)
     if not renames:
-        return
+        if not isinstance(players, list):
+            return set()
+        return {(tournament, p) for p in players if isinstance(p, str)}
     names = [renames.get(p, p) for p in players]
     conn.execute(
         "UPDATE games SET players = ? WHERE id = ?",
@@ -180,13 +183,19 @@ def _reclean_game(conn: sqlite3.Connection, row: sqlite3.Row) -> None:
                 "UPDATE hands SET data = ? WHERE game_id = ? AND seq = ?",
                 (json.dumps(_renamed(hand, renames), ensure_ascii=False), row["id"], seq),
             )
+    return set()
 
 
-def _reclean_team(conn: sqlite3.Connection, row: sqlite3.Row) -> None:
+def _reclean_team(
+    conn: sqlite3.Connection, row: sqlite3.Row, unchanged: set[tuple[str, str]]
+) -> None:
     """One team row keyed by the tournament and player as kept now, unless another row
-    already holds that key (the row is then left as it is)."""
+    already holds that key (the row is then left as it is); a player whose games kept
+    the name as it was (`unchanged`) keeps it here too."""
     tournament = _kept(tournament_name, row["tournament"])
-    player = _kept(check_name, row["player"])
+    player = row["player"]
+    if (tournament, player) not in unchanged:
+        player = _kept(check_name, player)
     team = team_name(row["team"]) or row["team"]
     key = (tournament, player)
     if (*key, team) == (row["tournament"], row["player"], row["team"]):
@@ -207,10 +216,11 @@ def _reclean_names(conn: sqlite3.Connection) -> None:
     selector), kept as they are now, so a tournament spanning the upgrade is one
     tournament and each player one player; a name that re-cleaning would refuse or make
     the same as another stays as it was."""
+    unchanged: set[tuple[str, str]] = set()
     for row in conn.execute("SELECT id, players, tournament, penalties FROM games").fetchall():
-        _reclean_game(conn, row)
+        unchanged |= _reclean_game(conn, row)
     for row in conn.execute("SELECT rowid, tournament, player, team FROM teams").fetchall():
-        _reclean_team(conn, row)
+        _reclean_team(conn, row, unchanged)
 
 
 #: the changes from each older version (applied in order, each in the open transaction)
@@ -393,6 +403,17 @@ class GameStore:
         for hand, stored in zip(sheet["hands"], game["hands"], strict=True):
             hand["revision"] = hand_revision(stored)
         return sheet
+
+    def sheet_after_change(self, game_id: int) -> dict[str, Any]:
+        """The sheet read back right after a change was committed: a busy database then
+        is `db_busy.saved`, which says the change stands (sending it again would
+        record it twice), not the plain refusal's "nothing was changed"."""
+        try:
+            return self.sheet(game_id)
+        except GameError as exc:
+            if exc.code != "db_busy":
+                raise
+            raise GameError("db_busy.saved", **exc.params) from None
 
     def list_games(self, tournament: str | None = None) -> list[dict[str, Any]]:
         """Every game (or a tournament's) with its number of hands, newest first."""
@@ -646,11 +667,14 @@ class GameStore:
             _put_team(conn, tournament, name, clean)
 
     def teams(self, tournament: str) -> dict[str, str]:
-        """The teams of a tournament's players (its name as typed or as kept)."""
+        """The teams of a tournament's players (its name as typed or as kept); where a
+        player has a row under both, the row under the name as kept wins."""
+        typed, kept = _tournament_keys(tournament)
         with self._connect() as conn:
             rows = conn.execute(
-                "SELECT player, team FROM teams WHERE tournament IN (?, ?)",
-                _tournament_keys(tournament),
+                "SELECT player, team FROM teams WHERE tournament IN (?, ?)"
+                " ORDER BY tournament = ?, rowid",
+                (typed, kept, kept),
             ).fetchall()
         return {p: t for p, t in rows}
 
@@ -737,7 +761,8 @@ def _is_busy(exc: sqlite3.OperationalError) -> bool:
 
 def hand_revision(hand: dict[str, Any]) -> str:
     """A short fingerprint of a hand as stored: it changes whenever the hand does (an
-    edit, or an undo and another hand recorded in its place)."""
+    edit, or an undo and another hand recorded in its place); a hand recorded again
+    exactly as it was has the same fingerprint, and an edit naming it is still right."""
     text = json.dumps(hand, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("ascii")).hexdigest()[:16]
 

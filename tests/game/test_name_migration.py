@@ -57,6 +57,7 @@ def old_db(tmp_path):
             ("cup ", "Bo\u00a0", "Blue"),
             ("cup ", "Cy", "Green"),
             ("cup", "Cy", "Red"),
+            ("cup", "Ed ", "Gold"),
         ]
         conn.executemany("INSERT INTO teams VALUES (?, ?, ?)", teams)
         conn.execute("PRAGMA user_version=2")
@@ -85,7 +86,16 @@ def test_teams_are_keyed_as_kept_unless_that_makes_two_rows_one(old_db):
     """Ann's and Bo's teams are theirs in "cup"; Cy's row under "cup " would become a
     second team of Cy in "cup", so "cup" keeps the row it had."""
     store = GameStore(old_db)
-    assert store.teams("cup") == {"Ann Lee": "Red", "Bo": "Blue", "Cy": "Red"}
+    assert store.teams("cup") == {"Ann Lee": "Red", "Bo": "Blue", "Cy": "Red", "Ed ": "Gold"}
+    # asked for as typed then, "cup " finds Cy's old row too: the row under "cup" is his
+    assert store.teams("cup ")["Cy"] == "Red"
+
+
+def test_a_team_stays_with_the_player_whose_game_kept_the_name(old_db):
+    """Game 3 keeps "Ed" and "Ed " apart (cleaning would make them one), so the team of
+    "Ed " stays his: it does not move to "Ed", who has none."""
+    teams = GameStore(old_db).teams("cup")
+    assert teams["Ed "] == "Gold" and "Ed" not in teams
 
 
 def test_what_cleaning_would_refuse_or_merge_stays_as_it_was(old_db):
