@@ -139,7 +139,7 @@ def api_new_game():
         who=_who(data),
         teams=data.get("teams"),
     )
-    return jsonify(s.sheet(game_id)), 201
+    return jsonify(s.sheet_after_change(game_id)), 201
 
 
 @bp.get("/api/<int:game_id>")
@@ -167,7 +167,9 @@ def api_record(game_id: int):
     number, recorded = s.record_hand_once(
         game_id, _hand_fields(data), _who(data), expected, data.get("request_id")
     )
-    return jsonify({"number": number, "sheet": s.sheet(game_id)}), 201 if recorded else 200
+    return jsonify(
+        {"number": number, "sheet": s.sheet_after_change(game_id)}
+    ), 201 if recorded else 200
 
 
 @bp.put("/api/<int:game_id>/hands/<int:number>")
@@ -175,13 +177,13 @@ def api_edit(game_id: int, number: int):
     """Correct hand `number`. Body: the hand as for recording, `who`, and
     `expected_revision`, the hand's `revision` as the sheet gave it (the page always
     sends it): if another tablet changed or undid that hand since, the answer is 409
-    and nothing is saved. Without it the hand is replaced, as older clients expect."""
+    and nothing is saved. Without it (a script) the hand is replaced."""
     data = _body(EDIT_FIELDS)
     s = store()
     s.edit_hand(
         game_id, number, _hand_fields(data), who=_who(data), revision=data.get("expected_revision")
     )
-    return jsonify({"number": number, "sheet": s.sheet(game_id)})
+    return jsonify({"number": number, "sheet": s.sheet_after_change(game_id)})
 
 
 @bp.post("/api/<int:game_id>/undo")
@@ -195,7 +197,7 @@ def api_undo(game_id: int):
         raise GameError("missing_field", field="number")
     s = store()
     removed = s.undo_last(game_id, who=_who(data), number=number)
-    return jsonify({"removed": removed, "sheet": s.sheet(game_id)})
+    return jsonify({"removed": removed, "sheet": s.sheet_after_change(game_id)})
 
 
 @bp.post("/api/<int:game_id>/penalties")
@@ -205,7 +207,7 @@ def api_game_penalty(game_id: int):
     s = store()
     penalty = {k: data[k] for k in PENALTY_FIELDS if k in data}
     s.add_game_penalty(game_id, penalty, who=_who(data))
-    return jsonify(s.sheet(game_id)), 201
+    return jsonify(s.sheet_after_change(game_id)), 201
 
 
 @bp.get("/api/<int:game_id>/sheet.csv")

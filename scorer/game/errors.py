@@ -311,6 +311,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "比赛数据库正忙（另一个程序正在写入），没有做任何修改；请过几秒再试",
         "zh-Hant": "比賽資料庫正忙（另一個程式正在寫入），沒有做任何修改；請過幾秒再試",
     },
+    "db_busy.saved": {
+        "en": "the change was saved, but the game database was too busy to read the sheet "
+        "back: do not send it again; reload the sheet in a few seconds",
+        "zh": "修改已保存，但比赛数据库正忙，暂时无法读回记分表：请不要重复提交，过几秒刷新记分表",
+        "zh-Hant": "修改已儲存，但比賽資料庫正忙，暫時無法讀回記分表：請不要重複送出，過幾秒重新整理記分表",
+    },
     "bad_request_id": {
         "en": "request_id must be text of 1-{max} characters",
         "zh": "请求编号必须是 1-{max} 个字符的文字",

@@ -77,3 +77,24 @@ def test_the_command_line_says_busy_in_one_line(tmp_path, capsys):
         assert args.func(args) == 1
     err = capsys.readouterr().err
     assert "busy" in err and "Traceback" not in err and len(err.splitlines()) == 1
+
+
+def test_a_sheet_too_busy_to_read_back_says_the_change_was_saved(tmp_path, monkeypatch):
+    """The hand was committed; only the read after it was refused. The answer must not
+    say "nothing was changed" (a retry would record the hand twice): it says the change
+    stands, and the sheet shows it once the database is free."""
+    path = tmp_path / "web.sqlite3"
+    client = create_app({"TESTING": True, "MCR_DB": str(path)}).test_client()
+    gid = client.post("/game/api/games", json={"players": P}).get_json()["id"]
+
+    def busy(self, game_id):
+        raise GameError("db_busy", retry_after=2)
+
+    with monkeypatch.context() as m:
+        m.setattr(GameStore, "sheet", busy)
+        res = client.post(f"/game/api/{gid}/hands", json={"result": "draw", "lang": "en"})
+    assert res.status_code == 503 and int(res.headers["Retry-After"]) >= 1
+    error = res.get_json()["error"]
+    assert error["code"] == "db_busy" and "saved" in error["message"]
+    assert "nothing was changed" not in error["message"]
+    assert len(client.get(f"/game/api/{gid}").get_json()["hands"]) == 1

@@ -121,8 +121,7 @@ def test_a_correction_of_a_hand_undone_since_is_a_conflict(client):
     error(res, 409, "conflict")
     assert sheet(client, gid)["hands"] == []
 
-
-def test_a_correction_without_a_revision_replaces_the_hand(client):
+    """A client that names no revision (a script) replaces the hand as it asks."""
     """Clients that name no revision (older pages, scripts) correct as before."""
     gid = new_game(client)
     record(client, gid, ANN_8)

@@ -37,7 +37,7 @@ def test_serve_reports_a_busy_port(capsys):
 
 def test_a_busy_port_starts_no_photo_readers(capsys, monkeypatch):
     """A second `mcr serve` on a port in use says so and leaves no reader processes
-    starting behind it (their start at exit printed a traceback)."""
+    starting behind it (a reader started as the command exits would print a traceback)."""
     import socket
     import threading
 
