@@ -81,3 +81,32 @@ def test_a_correction_on_a_stale_page_is_refused_and_shows_the_newer_hand(browse
     hand = call_json(base_url, "GET", api)["hands"][0]
     assert (hand["winner"], hand["fans"]) == ("Bo", 32)
     context.close()
+
+
+def test_a_correction_keeps_the_hand_flowers_and_note_the_form_does_not_show(browser, base_url):
+    """A hand recorded from a scored photo carries its tiles, flowers and a note; a
+    correction of its fans on a tablet changes the fans and loses none of them."""
+    game = call_json(base_url, "POST", "game/api/games", {"players": ["Ann", "Bo", "Cy", "Di"]})
+    api = f"game/api/{game['id']}"
+    scored = {
+        "result": "win",
+        "winner": "Ann",
+        "self_drawn": True,
+        "fans": 10,
+        "flowers": 2,
+        "hand": "123m456m789m123p11s",
+        "note": "checked by the referee",
+    }
+    call_json(base_url, "POST", f"{api}/hands", scored)
+    context = browser.new_context(locale="en-US", bypass_csp=True)
+    page = context.new_page()
+    page.goto(f"{base_url}game/{game['id']}")
+    page.click("#sheet-table tr.g-hand[data-number='1']")
+    page.wait_for_selector("#cancel-edit:not([hidden])")
+    page.click("[data-fans='16']")
+    page.click("#submit")
+    page.wait_for_selector("#sheet-table td.g-desc:has-text('16')")
+    hand = call_json(base_url, "GET", api)["hands"][0]
+    assert hand["fans"] == 16
+    assert (hand["flowers"], hand["hand"], hand["note"]) == (2, scored["hand"], scored["note"])
+    context.close()

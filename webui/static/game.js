@@ -105,7 +105,7 @@ function sheetTable(sheet, editing, onPick) {
 
 function initSheet(initial, api) {
   let sheet = initial;
-  const state = { editing: null, result: "win", winner: null, discarder: null, penalties: [] };
+  const state = { editing: null, result: "win", winner: null, discarder: null, penalties: [], kept: {} };
   const once = onceKey();
   const form = $("record");
   const fans = $("fans");
@@ -180,7 +180,7 @@ function initSheet(initial, api) {
   }
 
   function reset() {
-    Object.assign(state, { editing: null, result: "win", winner: null, discarder: null, penalties: [] });
+    Object.assign(state, { editing: null, result: "win", winner: null, discarder: null, penalties: [], kept: {} });
     fans.value = 8;
     error.textContent = "";
   }
@@ -191,6 +191,8 @@ function initSheet(initial, api) {
       editing: number, result: h.result, winner: h.winner || null,
       discarder: h.result === "win" && !h.self_drawn ? h.discarder : null,
       penalties: (h.penalties || []).map((p) => ({ ...p })),
+      // what this form does not show (the hand's tiles, flowers, a note) goes back as it was
+      kept: Object.fromEntries(["hand", "flowers", "note"].filter((k) => h[k] != null).map((k) => [k, h[k]])),
     });
     fans.value = h.fans || 8;
     error.textContent = "";
@@ -244,6 +246,14 @@ function initSheet(initial, api) {
       body.fans = parseInt(fans.value, 10);
     }
     if (state.penalties.length) body.penalties = state.penalties;
+    if (state.editing) {
+      const kept = state.kept || {};
+      if (kept.note != null) body.note = kept.note;
+      if (state.result === "win") {
+        if (kept.hand != null) body.hand = kept.hand;
+        if (kept.flowers != null) body.flowers = kept.flowers;
+      }
+    }
     $("submit").disabled = true;
     const editing = state.editing;
     try {
