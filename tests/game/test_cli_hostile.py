@@ -4,7 +4,6 @@ a one-line error (or read as meant), never a traceback."""
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
 import math
@@ -13,8 +12,8 @@ import sys
 import pytest
 
 from scorer.game import rules
-from scorer.game.commands import register
 from scorer.game.errors import GameError
+from tests.game.helpers import mcr
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 HEADER = (
@@ -22,13 +21,6 @@ HEADER = (
     "penalties,tiles,note," + ",".join(PLAYERS)
 )
 HUGE = "9" * 5000
-
-
-def mcr(*argv: str) -> int:
-    parser = argparse.ArgumentParser(prog="mcr")
-    register(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(list(argv))
-    return args.func(args)
 
 
 @pytest.mark.parametrize("points", ["²", "1²", "٣²", HUGE])

@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 
 import pytest
 
-from scorer.game.commands import register
-
-
-def mcr(*argv: str) -> int:
-    parser = argparse.ArgumentParser(prog="mcr")
-    register(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(list(argv))
-    return args.func(args)
-
+from tests.game.helpers import mcr
 
 GAME = {
     "players": ["Ann", "Bo", "Cy", "Di"],

@@ -4,14 +4,13 @@ newer hand."""
 
 from __future__ import annotations
 
-import argparse
 import json
 
 import pytest
 
-from scorer.game.commands import register
 from scorer.game.errors import GameError
 from scorer.game.store import GameStore
+from tests.game.helpers import error, mcr
 from webui.app import create_app
 
 P = ["Ann", "Bo", "Cy", "Di"]
@@ -40,20 +39,6 @@ def record(client, gid: int, hand: dict) -> dict:
 
 def sheet(client, gid: int) -> dict:
     return client.get(f"/game/api/{gid}").get_json()
-
-
-def error(res, status: int, code: str) -> str:
-    assert res.status_code == status, res.get_json()
-    body = res.get_json()["error"]
-    assert body["code"] == code, body
-    return body["message"]
-
-
-def mcr(*argv: str) -> int:
-    parser = argparse.ArgumentParser(prog="mcr")
-    register(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(list(argv))
-    return args.func(args)
 
 
 def test_a_correction_of_a_hand_undone_and_recorded_again_is_refused(client):

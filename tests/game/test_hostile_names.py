@@ -6,17 +6,16 @@ text stored before that is printed escaped."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import sqlite3
 
 import pytest
 
-from scorer.game.commands import register
 from scorer.game.errors import GameError
 from scorer.game.replay import clean_name, invisible
 from scorer.game.store import GameStore
 from scorer.game.tournament import tournament_rankings
+from tests.game.helpers import error, mcr
 from webui.app import create_app
 
 P = ["Ann", "Bo", "Cy", "Di"]
@@ -33,22 +32,8 @@ def new_game(client, players=P, **extra):
     return client.post("/game/api/games", json={"players": players, **extra})
 
 
-def error(res, status: int, code: str) -> str:
-    assert res.status_code == status, res.get_json()
-    body = res.get_json()["error"]
-    assert body["code"] == code, body
-    return body["message"]
-
-
 def games(client) -> list[dict]:
     return client.get("/game/api/games").get_json()
-
-
-def mcr(*argv: str) -> int:
-    parser = argparse.ArgumentParser(prog="mcr")
-    register(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(list(argv))
-    return args.func(args)
 
 
 # ----- names that look the same are one name ---------------------------------------

@@ -4,7 +4,6 @@ numbers as the rules read them, errors placed in their hand."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import sqlite3
 import threading
@@ -12,11 +11,11 @@ import threading
 import pytest
 
 from scorer.game import csvio
-from scorer.game.commands import register
 from scorer.game.errors import GameError
 from scorer.game.replay import replay
 from scorer.game.store import GameStore
 from scorer.game.tournament import tournament_rankings
+from tests.game.helpers import error, mcr
 from webui.app import create_app
 
 P = ["Ann", "Bo", "Cy", "Di"]
@@ -42,20 +41,6 @@ def new_game(client, players=P, **extra) -> int:
 
 def hands(client, gid: int) -> int:
     return len(client.get(f"/game/api/{gid}").get_json()["hands"])
-
-
-def error(res, status: int, code: str) -> str:
-    assert res.status_code == status, res.get_json()
-    body = res.get_json()["error"]
-    assert body["code"] == code, body
-    return body["message"]
-
-
-def mcr(*argv: str) -> int:
-    parser = argparse.ArgumentParser(prog="mcr")
-    register(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(list(argv))
-    return args.func(args)
 
 
 # ----- undo names the hand it removes ----------------------------------------------
