@@ -78,15 +78,23 @@ def rendered_crops(root: Path, n: int, rng: np.random.Generator) -> list[np.ndar
 
 class Batches:
     """onnxruntime's calibration reader over normalised crops, with their 180-degree turns
-    (the reader averages both)."""
+    (the reader averages both), in batches handed out in the ranges `CalibStridedMinMax`
+    asks for: each batch's ranges are merged into the rest, so every crop counts."""
 
     def __init__(self, crops: np.ndarray, name: str) -> None:
         x = to_input(crops)
         x = np.concatenate([x, x[:, :, ::-1, ::-1]])
-        self._it: Iterator[dict] = iter(
+        self._batches = [
             {name: np.ascontiguousarray(x[i : i + CALIBRATION_BATCH])}
             for i in range(0, len(x), CALIBRATION_BATCH)
-        )
+        ]
+        self._it: Iterator[dict] = iter(self._batches)
+
+    def __len__(self) -> int:
+        return len(self._batches)
+
+    def set_range(self, start_index: int, end_index: int) -> None:
+        self._it = iter(self._batches[start_index:end_index])
 
     def get_next(self) -> dict | None:
         return next(self._it, None)
@@ -103,7 +111,7 @@ def quantize(src: Path, dst: Path, crops: np.ndarray) -> None:
         str(src), str(dst), reader, quant_format=QuantFormat.QDQ, per_channel=True,
         activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
         calibrate_method=CalibrationMethod.MinMax,
-        extra_options={"CalibMaxIntermediateOutputs": 8},  # ranges merged as it goes
+        extra_options={"CalibStridedMinMax": 1},  # a batch at a time, ranges merged
     )  # fmt: skip
 
 
