@@ -26,8 +26,9 @@ STRIDE = 4
 INFER_SIZE = 512
 MODEL_DIR = Path(__file__).resolve().parents[1] / "models"
 DEFAULT_MODEL = MODEL_DIR / "detector.onnx"
-#: the detector trained on whole tables too: it looks at a photo enlarged for small tiles
-TABLE_MODEL = MODEL_DIR / "detector_table.onnx"
+#: the detector trained on whole tables too: it looks at a photo enlarged for small tiles;
+#: the reader runs it in int8 (`datasets.quantize_detector`), its float32 file trains on
+TABLE_MODEL = MODEL_DIR / "detector_table_int8.onnx"
 #: network runs each thread keeps at its last photo (a table's looks at 512 and 1280 px,
 #: the photo squeezed back, a part looked at closer; an output at 1280 px is 1.5 MB)
 RUNS_KEPT = 8

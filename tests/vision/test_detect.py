@@ -404,3 +404,29 @@ def test_the_detectors_input_is_the_normalised_photo_padded(shape) -> None:
     want[:nh, :nw] = (small[:, :, ::-1].astype(np.float32) - MEAN) / STD
     assert x.shape[2] % 32 == 0 and x.shape[3] % 32 == 0 and max(x.shape[2:]) >= 1280
     assert np.array_equal(x, want.transpose(2, 0, 1)[None])
+
+
+def test_the_int8_table_detector_finds_what_its_float_master_finds() -> None:
+    """The reader runs the table detector in int8 for speed (`datasets.quantize_detector`):
+    on rendered whole tables it must find the boxes its float32 training master finds."""
+    from datasets import render
+    from vision.classify import trained_model
+    from vision.detect import TABLE_MODEL
+    from vision.runtime import open_session
+
+    master = trained_model(TABLE_MODEL)
+    assert TABLE_MODEL.name.endswith("_int8.onnx") and master.is_file()
+    found: dict[str, list] = {"int8": [], "float": []}
+    for k in range(2):
+        image = render.render_scene(np.random.default_rng([41, k]), "builtin", 1600, "table").image
+        x, scale = prepare(image, table_input(image.shape[:2]))
+        for name, path in (("int8", TABLE_MODEL), ("float", master)):
+            session = open_session(path, "detector")
+            out = session.run(None, {session.get_inputs()[0].name: x})[0]
+            found[name].append(
+                [d.box for d in decode(out, scale, image.shape[:2], DEFAULT.detect.threshold)]
+            )
+    for boxes, others in zip(found["float"], found["int8"], strict=True):
+        assert len(boxes) > 40
+        matched = sum(any(_iou(b, o) >= 0.7 for o in others) for b in boxes)
+        assert matched >= 0.95 * len(boxes) and abs(len(others) - len(boxes)) <= 0.05 * len(boxes)
