@@ -19,9 +19,15 @@ _WIND_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
 _KIND_ZH = {"wrong_win": "错和", "false_win": "诈和", "deduction": "罚分"}
 
 
+#: invisible characters free text keeps (emoji sequences and Persian need them): a
+#: terminal draws them as part of the text, so they are printed, not escaped
+_JOINERS = frozenset({"\u200c", "\u200d", *map(chr, range(0xFE00, 0xFE10))})
+
+
 def _hidden(char: str) -> bool:
-    """A character a terminal would run or not draw: control, separator, invisible."""
-    return unprintable(char) or invisible(char)
+    """A character a terminal would run or not draw: control, separator, invisible (but
+    the joiners and variation selectors that free text keeps)."""
+    return unprintable(char) or (invisible(char) and char not in _JOINERS)
 
 
 def shown(value: Any) -> str:

@@ -352,3 +352,18 @@ def test_the_command_line_prints_stored_control_characters_escaped(tmp_path, cap
         assert sheet["players"][3] == "E4\x9b2J" and sheet["name"] == ESC
     else:
         assert "\\x1b" in out
+
+
+def test_the_command_line_prints_emoji_and_joiners_as_they_are(tmp_path, capsys):
+    """`show --audit` prints a recorder named with a ZWJ emoji and a Persian note as
+    sent (a terminal draws them), while a zero-width space is still shown escaped."""
+    db = ("--db", str(tmp_path / "g.sqlite3"))
+    assert mcr("game", "new", *db, "Ann", "Bo", "Cy", "Di", "--by", ZWJ_JUDGE) == 0
+    assert mcr("game", "show", "1", *db, "--audit") == 0
+    out = capsys.readouterr().out
+    assert ZWJ_JUDGE in out and "\\u200d" not in out
+    store = GameStore(tmp_path / "g.sqlite3")
+    with sqlite3.connect(store.path) as conn:  # written by another program: no checks
+        conn.execute("UPDATE audit SET who = ?", ("ref\u200bx",))
+    assert mcr("game", "show", "1", *db, "--audit") == 0
+    assert "ref\\u200bx" in capsys.readouterr().out
