@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -76,43 +77,59 @@ def rendered_crops(root: Path, n: int, rng: np.random.Generator) -> list[np.ndar
     return crops[:n]
 
 
-class Batches:
-    """onnxruntime's calibration reader over normalised crops, with their 180-degree turns
-    (the reader averages both), in batches handed out in the ranges `CalibStridedMinMax`
-    asks for: each batch's ranges are merged into the rest, so every crop counts."""
+class Strided:
+    """onnxruntime's calibration reader: `items`, each made into one input by `load`
+    (None: left out), handed out in the ranges `CalibStridedMinMax` asks for, so that
+    each range's activation ranges are merged into the rest and only that range's
+    activations are held at once."""
 
-    def __init__(self, crops: np.ndarray, name: str) -> None:
-        x = to_input(crops)
-        x = np.concatenate([x, x[:, :, ::-1, ::-1]])
-        self._batches = [
-            {name: np.ascontiguousarray(x[i : i + CALIBRATION_BATCH])}
-            for i in range(0, len(x), CALIBRATION_BATCH)
-        ]
-        self._it: Iterator[dict] = iter(self._batches)
+    def __init__(self, items: list, name: str, load: Callable[[Any], np.ndarray | None]):
+        self._items, self._name, self._load = items, name, load
+        self._it: Iterator[np.ndarray] = iter(())
 
     def __len__(self) -> int:
-        return len(self._batches)
+        return len(self._items)
 
     def set_range(self, start_index: int, end_index: int) -> None:
-        self._it = iter(self._batches[start_index:end_index])
+        loaded = map(self._load, self._items[start_index:end_index])
+        self._it = (x for x in loaded if x is not None)
 
     def get_next(self) -> dict | None:
-        return next(self._it, None)
+        x = next(self._it, None)
+        return None if x is None else {self._name: x}
 
 
-def quantize(src: Path, dst: Path, crops: np.ndarray) -> None:
-    """`src` (float32 ONNX) as int8 QDQ in `dst`, calibrated on `crops` (N,64,64,3) BGR."""
+def batches(crops: np.ndarray) -> list[np.ndarray]:
+    """Normalised crops with their 180-degree turns (the reader averages both), in batches."""
+    x = to_input(crops)
+    x = np.concatenate([x, x[:, :, ::-1, ::-1]])
+    return [
+        np.ascontiguousarray(x[i : i + CALIBRATION_BATCH])
+        for i in range(0, len(x), CALIBRATION_BATCH)
+    ]
+
+
+def quantize_inputs(
+    src: Path, dst: Path, items: list, load: Callable[[Any], np.ndarray | None]
+) -> None:
+    """`src` (float32 ONNX) as int8 QDQ in `dst` (weights per channel), its activations
+    calibrated one item of `items` at a time, each made into an input by `load`."""
     import onnxruntime as ort
     from onnxruntime.quantization import CalibrationMethod, QuantFormat, QuantType, quantize_static
 
     name = ort.InferenceSession(str(src), providers=["CPUExecutionProvider"]).get_inputs()[0].name
-    reader = Batches(crops, name)
     quantize_static(
-        str(src), str(dst), reader, quant_format=QuantFormat.QDQ, per_channel=True,
-        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
+        str(src), str(dst), Strided(items, name, load), quant_format=QuantFormat.QDQ,
+        per_channel=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
         calibrate_method=CalibrationMethod.MinMax,
-        extra_options={"CalibStridedMinMax": 1},  # a batch at a time, ranges merged
+        extra_options={"CalibStridedMinMax": 1},  # an item at a time, ranges merged
     )  # fmt: skip
+
+
+def quantize(src: Path, dst: Path, crops: np.ndarray) -> None:
+    """`src` (float32 ONNX classifier) as int8 in `dst`, calibrated on `crops` (N,64,64,3)
+    BGR."""
+    quantize_inputs(src, dst, batches(crops), lambda batch: batch)
 
 
 def main(argv: list[str] | None = None) -> int:
