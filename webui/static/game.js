@@ -105,7 +105,10 @@ function sheetTable(sheet, editing, onPick) {
 
 function initSheet(initial, api) {
   let sheet = initial;
-  const state = { editing: null, result: "win", winner: null, discarder: null, penalties: [], kept: {} };
+  /** The form as it starts: a new hand, nobody chosen; `kept` holds what a correction
+   *  sends back unchanged (`startEdit`). */
+  const blank = () => ({ editing: null, result: "win", winner: null, discarder: null, penalties: [], kept: {} });
+  const state = blank();
   const once = onceKey();
   const form = $("record");
   const fans = $("fans");
@@ -180,7 +183,7 @@ function initSheet(initial, api) {
   }
 
   function reset() {
-    Object.assign(state, { editing: null, result: "win", winner: null, discarder: null, penalties: [], kept: {} });
+    Object.assign(state, blank());
     fans.value = 8;
     error.textContent = "";
   }
@@ -247,7 +250,7 @@ function initSheet(initial, api) {
     }
     if (state.penalties.length) body.penalties = state.penalties;
     if (state.editing) {
-      const kept = state.kept || {};
+      const { kept } = state;
       if (kept.note != null) body.note = kept.note;
       if (state.result === "win") {
         if (kept.hand != null) body.hand = kept.hand;
