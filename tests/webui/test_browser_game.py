@@ -23,6 +23,17 @@ def base_url(tmp_path_factory):
         yield url
 
 
+def _sheet_page(browser, base_url: str, game_id: int):
+    """A tablet's page of the game's sheet, its periodic refresh held still (the test
+    plays the other tablet); the caller closes the context."""
+    context = browser.new_context(locale="en-US", bypass_csp=True)
+    page = context.new_page()
+    page.clock.install(time=datetime(2024, 5, 1, 9, 0))
+    page.goto(f"{base_url}game/{game_id}")
+    page.clock.pause_at(datetime(2024, 5, 1, 9, 0, 1))  # the page's refresh waits
+    return context, page
+
+
 def test_undo_on_a_stale_page_removes_nothing_and_shows_the_sheet(browser, base_url):
     """The page sends the number of its last hand: after another tablet recorded hand 3,
     undo on a page still showing 2 hands is refused, and the page then shows hand 3."""
@@ -30,11 +41,7 @@ def test_undo_on_a_stale_page_removes_nothing_and_shows_the_sheet(browser, base_
     api = f"game/api/{game['id']}"
     for _ in range(2):
         call_json(base_url, "POST", f"{api}/hands", {"result": "draw"})
-    context = browser.new_context(locale="en-US", bypass_csp=True)
-    page = context.new_page()
-    page.clock.install(time=datetime(2024, 5, 1, 9, 0))
-    page.goto(f"{base_url}game/{game['id']}")
-    page.clock.pause_at(datetime(2024, 5, 1, 9, 0, 1))  # the page's refresh waits
+    context, page = _sheet_page(browser, base_url, game["id"])
     page.wait_for_selector("#sheet-table tr.g-hand[data-number='2']")
     call_json(base_url, "POST", f"{api}/hands", {"result": "draw"})  # another tablet
     sent: list[dict] = []
@@ -60,11 +67,7 @@ def test_a_correction_on_a_stale_page_is_refused_and_shows_the_newer_hand(browse
     api = f"game/api/{game['id']}"
     ann = {"result": "win", "winner": "Ann", "self_drawn": True, "fans": 8}
     seen = call_json(base_url, "POST", f"{api}/hands", ann)["sheet"]["hands"][0]["revision"]
-    context = browser.new_context(locale="en-US", bypass_csp=True)
-    page = context.new_page()
-    page.clock.install(time=datetime(2024, 5, 1, 9, 0))
-    page.goto(f"{base_url}game/{game['id']}")
-    page.clock.pause_at(datetime(2024, 5, 1, 9, 0, 1))  # the page's refresh waits
+    context, page = _sheet_page(browser, base_url, game["id"])
     page.click("#sheet-table tr.g-hand[data-number='1']")
     page.wait_for_selector("#cancel-edit:not([hidden])")
     call_json(base_url, "POST", f"{api}/undo", {"number": 1})  # another tablet
