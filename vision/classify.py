@@ -23,7 +23,7 @@ import numpy as np
 from vision.config import DEFAULT, ClassifyConfig, VisionConfig
 from vision.detect import MODEL_DIR, check_image
 from vision.rows import tile_rects
-from vision.runtime import normalised, open_session
+from vision.runtime import CropModel, normalised
 from vision.types import Detection, TileRead
 
 #: fixed by the trained models, not thresholds: the crop's side and its normalisation
@@ -199,15 +199,15 @@ def to_input(crops: np.ndarray) -> np.ndarray:
     return normalised(crops, np.empty((len(crops), 3, *crops.shape[1:3]), np.float32))
 
 
-def read_crops(session, crops: np.ndarray, flip: bool, classes: int) -> np.ndarray:
-    """The softmax (N, classes) of a model's session over crops (N,64,64,3) BGR uint8; with
+def read_crops(model: CropModel, crops: np.ndarray, flip: bool, classes: int) -> np.ndarray:
+    """The softmax (N, classes) of a model over crops (N,64,64,3) BGR uint8; with
     `flip`, averaged with the crops turned 180 degrees (a tile may lie upside down)."""
     if len(crops) == 0:
         return np.zeros((0, classes), np.float32)
     x = to_input(crops)
     if flip:
         x = np.concatenate([x, x[:, :, ::-1, ::-1]])
-    p = softmax(session.run(None, {session.get_inputs()[0].name: np.ascontiguousarray(x)})[0])
+    p = softmax(model.run(x))
     if flip:
         n = len(crops)
         p = (p[:n] + p[n:]) / 2
@@ -220,7 +220,7 @@ def softmax(logits: np.ndarray) -> np.ndarray:
 
 
 class Classifier:
-    """Classifies detected tiles; one onnxruntime CPU session per instance."""
+    """Classifies detected tiles; one onnxruntime CPU session per model."""
 
     def __init__(
         self,
@@ -235,7 +235,7 @@ class Classifier:
         pair (`DEFAULT_MODEL`, `FONTS_MODEL`) is averaged. `second_model`: the classifier
         or classifiers (averaged) `second_look` asks; None: none is asked."""
         paths = [Path(model_path)] if model_path is not None else [DEFAULT_MODEL, FONTS_MODEL]
-        self.sessions = [open_session(p, "classifier") for p in paths]
+        self.models = [CropModel(p, "classifier") for p in paths]
         self.vision = config  # the row views find the rows with `config.rows`
         self.config: ClassifyConfig = config.classify
         self.flip_average = flip_average
@@ -245,12 +245,12 @@ class Classifier:
         self.second = None
         if second_model:
             seconds = [second_model] if isinstance(second_model, str | Path) else second_model
-            self.second = [open_session(Path(p), "classifier") for p in seconds]
+            self.second = [CropModel(Path(p), "classifier") for p in seconds]
 
     def probs(self, crops: np.ndarray) -> np.ndarray:
         """Class probabilities (N,43) of upright crops (N,64,64,3) BGR uint8 (the models'
         mean)."""
-        return self._mean_read(self.sessions, crops)
+        return self._mean_read(self.models, crops)
 
     def second_probs(self, crops: np.ndarray) -> np.ndarray:
         """`probs` by the second classifiers (their mean)."""
@@ -258,8 +258,8 @@ class Classifier:
             raise ValueError("this classifier has no second model")
         return self._mean_read(self.second, crops)
 
-    def _mean_read(self, sessions: list, crops: np.ndarray) -> np.ndarray:
-        reads = [read_crops(s, crops, self.flip_average, classes=43) for s in sessions]
+    def _mean_read(self, models: list[CropModel], crops: np.ndarray) -> np.ndarray:
+        reads = [read_crops(m, crops, self.flip_average, classes=43) for m in models]
         return np.mean(reads, axis=0).astype(np.float32)
 
     def __call__(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]:
@@ -321,7 +321,7 @@ class Classifier:
         if not detections:
             return []
         crops = np.stack([cut(image, d.box) for d in detections])
-        probs = read_crops(self.sessions[0], crops, False, classes=43)
+        probs = read_crops(self.models[0], crops, False, classes=43)
         return [
             TileRead(detection=d, probs=p, chosen=CODES[int(p.argmax())])
             for d, p in zip(detections, probs, strict=True)

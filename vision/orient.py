@@ -32,7 +32,7 @@ from vision.classify import cut, row_crops, softmax, to_input
 from vision.config import DEFAULT, VisionConfig
 from vision.detect import MODEL_DIR, check_image
 from vision.rows import tile_rects
-from vision.runtime import open_session
+from vision.runtime import CropModel
 from vision.types import Detection
 
 DEFAULT_MODEL = MODEL_DIR / "orientation.onnx"
@@ -150,8 +150,7 @@ class Orienter:
     ):
         path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         self.config = config
-        self.session = open_session(path, "orientation")
-        self.input_name = self.session.get_inputs()[0].name
+        self.model = CropModel(path, "orientation")
         self.turn_average = turn_average
         self.row_view = row_view  # also read each tile turned square to its row
 
@@ -166,7 +165,7 @@ class Orienter:
         x = to_input(crops)
         if self.turn_average:
             x = np.concatenate([x, x[:, :, ::-1, ::-1]])
-        p = softmax(self.session.run(None, {self.input_name: np.ascontiguousarray(x)})[0])
+        p = softmax(self.model.run(x))
         if self.turn_average:
             n = len(crops)
             p = (p[:n] + np.roll(p[n:], 2, axis=1)) / 2

