@@ -51,6 +51,7 @@ def open_session(path: Path, what: str, threads: int = CORES):
     # the arena keeps the largest batch's buffers for good: one reader grew to 800 MB
     # after six photos with it, 360 MB without, at the same speed
     opts.enable_cpu_mem_arena = False
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
 
 
