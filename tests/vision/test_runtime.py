@@ -1,4 +1,5 @@
-"""The crop models' batches split among the cores (`vision.runtime.CropModel`)."""
+"""Reading fast: the crop models' batches split among the cores (`vision.runtime.CropModel`)
+and the rows' cheaper median (`vision.rows.median`)."""
 
 from __future__ import annotations
 
@@ -37,3 +38,20 @@ def test_many_readings_at_once_keep_to_the_cores() -> None:
         t.join()
     pool = [t for t in threading.enumerate() if t.name.startswith("crop-model")]
     assert 1 <= len(pool) <= CORES
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+def test_the_rows_median_is_numpys_number(dtype) -> None:
+    """The rows take a median around every tile of a table with `rows.median`, a cheaper
+    way to numpy's: it must give numpy's very number and type, or rows would split and
+    tiles read otherwise than the thresholds were set for."""
+    from vision.rows import median
+
+    rng = np.random.default_rng(7)
+    for n in range(1, 30):
+        for _ in range(20):
+            values = rng.normal(0, 50, n).astype(dtype)
+            expected, got = np.median(values), median(values)
+            assert got == expected and type(got) is type(expected)
+    sorted_even = np.array([1.0, 2.0, 4.0, 8.0], dtype)
+    assert median(sorted_even) == 3
