@@ -204,6 +204,9 @@ class RegionsConfig:
     stacked_share: float = 0.25
     #: the most tiles in one row of a discard pond
     pond_row: int = 6
+    #: a piece deeper than this across its row (in tile sizes) is rows behind rows (a
+    #: pond), never the hand's row that a meld in front of it belongs to
+    row_deep: float = 2.2
     #: a photo of more tiles than `hand_most` with at least this many backs is a whole
     #: table (its walls): only the hand's candidates are read with every view
     table_backs: int = 16

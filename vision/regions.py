@@ -530,6 +530,8 @@ def _row_behind(
             continue
         along = _along(p.tiles, boxes)  # the frame `_grow` will measure in from that row
         row, front = Extent.of(p.tiles, boxes, along), Extent.of(seed.tiles, boxes, along)
+        if row.y2 - row.y1 > config.row_deep * row.size:
+            continue  # rows behind rows: a pond, not the hand's row
         depth = _reach([(row, 0)], front, row.size, config)
         if depth == 0:
             return p

@@ -732,6 +732,31 @@ def test_a_winning_tile_set_apart_grows_its_own_row_not_the_pond_behind() -> Non
     assert find_regions(faces + backs).candidates[0] == tuple(range(8))
 
 
+def _pond_behind_the_row(config=None):
+    """A hand row of 9 tiles, its player's pond just behind it (three rows of six and one
+    more: 19 tiles, twice the row's count) and a wall far off: the candidates."""
+    row = _row(9, 40, 400)
+    pond = _row(7, 40, 300) + _row(6, 40, 245) + _row(6, 40, 190)
+    wall = [Detection((900 + 44 * i, 60, 940 + 44 * i, 112), 0.9) for i in range(30)]
+    faces = [
+        TileRead(d, np.eye(43)[(i * 5) % 27], up=(0.0, -1.0)) for i, d in enumerate(row + pond)
+    ]
+    backs = [TileRead(d, np.eye(43)[42], chosen="back") for d in wall]
+    regions = find_regions(faces + backs) if config is None else find_regions(faces + backs, config)
+    return regions.candidates
+
+
+def test_a_pond_of_rows_behind_the_hand_is_not_taken_for_its_row() -> None:
+    """The hand's row is the nearest seed. A longer row just behind it may be the hand's
+    own row, with the seed a meld in front of it; the player's pond is rows behind rows,
+    deeper than one row (`RegionsConfig.row_deep`), and the hand's row is read first. When
+    the pond came first and neither read as a hand, the pond was shown as the hand."""
+    from vision.config import RegionsConfig
+
+    assert _pond_behind_the_row()[0] == tuple(range(9))
+    assert _pond_behind_the_row(RegionsConfig(row_deep=99.0))[0] != tuple(range(9))
+
+
 #: a seated view's hand row seen at a slant, its melds on to the right: each tile's box
 #: (px) and face direction, as the models read a rendered table (its nearest piece is the
 #: last meld's two upright tiles) ...
