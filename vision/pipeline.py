@@ -154,13 +154,15 @@ def hand_looked_again(
     for candidate in hand_tries(find_regions(reads, config.regions), config):
         reads = classifier.look_again(image, reads, sorted(set(candidate) - looked))
         looked |= set(candidate)
-        decoded = readings([reads[i] for i in candidate])[2]
-        if decoded.hand is not None:
-            return _copies_looked_at(classifier, image, reads, looked, decoded)
-        if partial is None and _gives_hand(decoded):
-            partial = decoded
+        reading = readings([reads[i] for i in candidate])
+        if reading[2].hand is not None:
+            return _copies_looked_at(classifier, image, reads, looked, reading[2])
+        if _gives_hand(reading[2]) and (partial is None or _standing(reading) < _standing(partial)):
+            partial = reading  # the one `pick_hand` takes when no try reads complete
     return (
-        reads if partial is None else _copies_looked_at(classifier, image, reads, looked, partial)
+        reads
+        if partial is None
+        else _copies_looked_at(classifier, image, reads, looked, partial[2])
     )
 
 
@@ -370,17 +372,21 @@ def pick_hand(
     readings: HandReadings | None = None,
 ) -> tuple[tuple[int, ...], tuple[list[TileRead], Layout, Decoded]]:
     """The first of the hand's tries (`hand_tries`) that reads as a complete hand, else the
-    first that reads as all but its kongs lying face down (which the person names), else
-    the nearest candidate: its tile indices and its reading (`read_hand`; `readings` holds
-    those read before). A group that is whole only with a "kong" lying face down may be
-    a wall's backs taken in; a complete hand needs no such guess."""
+    one that reads as all but its kongs lying face down (which the person names) with the
+    fewest warnings (`_standing`; the first of equals), else the nearest candidate: its
+    tile indices and its reading (`read_hand`; `readings` holds those read before). A
+    group that is whole only with a "kong" lying face down may be a wall's backs taken
+    in; a complete hand needs no such guess. Of two such readings, one that leaves tiles
+    out or sets none apart took in a pond's or a wall's tiles."""
     readings = readings or HandReadings(config)
     first = partial = None
     for candidate in hand_tries(regions, config):
         reading = readings([reads[i] for i in candidate])
         if reading[2].hand is not None:
             return candidate, reading
-        if partial is None and _gives_hand(reading[2]):
+        if _gives_hand(reading[2]) and (
+            partial is None or _standing(reading) < _standing(partial[1])
+        ):
             partial = (candidate, reading)
         first = first or (candidate, reading)
     return partial or first or ((), read_hand([], config))

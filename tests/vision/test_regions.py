@@ -613,6 +613,26 @@ def test_a_complete_hand_is_picked_before_one_that_needs_a_kong_named() -> None:
     assert decoded.hand is not None
 
 
+def test_of_two_hands_needing_a_kong_named_the_one_leaving_no_tiles_out_is_picked() -> None:
+    """Two tries read as all but a kong lying face down: the nearest took in three of a
+    pond's tiles, which its layout leaves out with a warning; the other is the hand's tiles
+    alone. The reading with fewer warnings is the hand (a rendered overhead table read
+    the pond's try before)."""
+    from vision.pipeline import read_hand
+    from vision.synthetic import GAP, reads_for, row
+
+    with_kong = ["back"] * 4 + [GAP, "1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "N"]
+    reads = reads_for(row(with_kong + [GAP, "N"], y=600) + row(["3p", "7m", "E"], y=300))
+    hand, with_pond = tuple(range(15)), tuple(range(18))
+    boxes = np.array([r.detection.box for r in reads])
+    regions = Regions((), (with_pond, hand), boxes, np.zeros(18, bool))
+    first = read_hand([reads[i] for i in with_pond])
+    assert first[2].hand is None and first[2].partial is not None and first[1].warnings
+    chosen, (_, _, decoded) = pick_hand(reads, regions)
+    assert chosen == hand
+    assert decoded.partial == read_hand([reads[i] for i in hand])[2].partial
+
+
 def test_the_tiles_of_a_complete_hand_past_a_partial_one_are_looked_at_again(
     monkeypatch,
 ) -> None:
