@@ -157,7 +157,7 @@ def hand_looked_again(
         reading = readings([reads[i] for i in candidate])
         if reading[2].hand is not None:
             return _copies_looked_at(classifier, image, reads, looked, reading[2])
-        if _gives_hand(reading[2]) and (partial is None or _standing(reading) < _standing(partial)):
+        if _better_partial(reading, partial):
             partial = reading  # the one `pick_hand` takes when no try reads complete
     return (
         reads
@@ -384,9 +384,7 @@ def pick_hand(
         reading = readings([reads[i] for i in candidate])
         if reading[2].hand is not None:
             return candidate, reading
-        if _gives_hand(reading[2]) and (
-            partial is None or _standing(reading) < _standing(partial[1])
-        ):
+        if _better_partial(reading, None if partial is None else partial[1]):
             partial = (candidate, reading)
         first = first or (candidate, reading)
     return partial or first or ((), read_hand([], config))
@@ -539,6 +537,16 @@ def _settled(layout: Layout, decoded: Decoded) -> bool:
 def _gives_hand(decoded: Decoded) -> bool:
     """A hand, or the rest of one besides kongs lying all face down."""
     return decoded.hand is not None or decoded.partial is not None
+
+
+def _better_partial(
+    reading: tuple[list[TileRead], Layout, Decoded],
+    kept: tuple[list[TileRead], Layout, Decoded] | None,
+) -> bool:
+    """Whether a try that reads as no complete hand is the one to keep over `kept`: it
+    gives a hand but for kongs lying face down, with fewer warnings (`_standing`; of
+    equals, the first kept stays)."""
+    return _gives_hand(reading[2]) and (kept is None or _standing(reading) < _standing(kept))
 
 
 def _layout_key(layout: Layout) -> tuple:
