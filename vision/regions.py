@@ -529,10 +529,10 @@ def _row_behind(
         if p.kind != "hand" or len(p.tiles) < max(2 * len(seed.tiles), len(best.tiles) + 1):
             continue
         along = _along(p.tiles, boxes)  # the frame `_grow` will measure in from that row
-        row, front = Extent.of(p.tiles, boxes, along), Extent.of(seed.tiles, boxes, along)
+        row = Extent.of(p.tiles, boxes, along)
         if row.y2 - row.y1 > config.row_deep * row.size:
             continue  # rows behind rows: a pond, not the hand's row
-        depth = _reach([(row, 0)], front, row.size, config)
+        depth = _reach([(row, 0)], Extent.of(seed.tiles, boxes, along), row.size, config)
         if depth == 0:
             return p
         if depth == 1:

@@ -80,7 +80,7 @@ class CropModel:
 
     def run(self, x: np.ndarray) -> np.ndarray:
         """The model's first output for the batch `x`."""
-        parts = np.array_split(np.ascontiguousarray(x), min(CORES, len(x))) if len(x) else [x]
+        parts = np.array_split(x, max(1, min(CORES, len(x))))
         if len(parts) == 1:
             return self._one(parts[0])
         return np.concatenate(list(_shared_pool().map(self._one, parts)))
