@@ -416,12 +416,15 @@ def test_the_int8_table_detector_finds_what_its_float_master_finds() -> None:
 
     master = trained_model(TABLE_MODEL)
     assert TABLE_MODEL.name.endswith("_int8.onnx") and master.is_file()
+    sessions = {
+        "int8": open_session(TABLE_MODEL, "detector"),
+        "float": open_session(master, "detector"),
+    }
     found: dict[str, list] = {"int8": [], "float": []}
     for k in range(2):
         image = render.render_scene(np.random.default_rng([41, k]), "builtin", 1600, "table").image
         x, scale = prepare(image, table_input(image.shape[:2]))
-        for name, path in (("int8", TABLE_MODEL), ("float", master)):
-            session = open_session(path, "detector")
+        for name, session in sessions.items():
             out = session.run(None, {session.get_inputs()[0].name: x})[0]
             found[name].append(
                 [d.box for d in decode(out, scale, image.shape[:2], DEFAULT.detect.threshold)]
