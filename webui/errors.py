@@ -272,6 +272,9 @@ STATUS: dict[str | type[McrError], int] = {
     McrError: 422,
 }
 
+#: where photos are uploaded: a body too large there is a photo too large
+PHOTO_PATHS = frozenset({"/api/recognize"})
+
 #: the error code of each HTTP status the app answers itself
 HTTP_CODES = {
     400: "bad_request",
@@ -310,7 +313,9 @@ def request_lang() -> str:
     cookie = request.cookies.get(LANG_COOKIE)
     if cookie in ("en", "zh", "zh-Hant"):
         return cookie
-    for tag, _quality in request.accept_languages:
+    for tag, quality in request.accept_languages:
+        if quality <= 0:  # "zh;q=0": not Chinese, whatever else is asked
+            continue
         tag = tag.casefold()
         if is_chinese(tag):
             return pick_lang(tag)
@@ -365,6 +370,8 @@ def _handle_http(exc: HTTPException):
     code = HTTP_CODES.get(status)
     if status == 413 and _within_size():
         code = "too_many_parts"  # werkzeug's limits on a form's parts and fields, not its size
+    elif status == 413 and request.path not in PHOTO_PATHS:
+        code = "body_too_large"  # no photo goes there: "the photo is too large" would puzzle
     if code is None:
         message, second = exc.description or exc.name, ""
         code = exc.name.lower().replace(" ", "_")

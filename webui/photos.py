@@ -35,6 +35,7 @@ from typing import IO, Any
 
 from scorer.errors import McrError
 from webui.errors import RequestError
+from webui.memory import return_big_buffers
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,7 @@ def _exit_with_parent(parent: int) -> None:
 def _init_worker(parent: int) -> None:
     """Each worker process: lower priority, models loaded once, before the first photo."""
     threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
+    return_big_buffers()
     if hasattr(os, "nice"):
         with contextlib.suppress(OSError):
             os.nice(NICE)

@@ -36,6 +36,8 @@ PIN_HEADER = "X-MCR-PIN"
 #: wrong PINs one address may give within PIN_WINDOW seconds before it must wait
 PIN_TRIES = 10
 PIN_WINDOW = 300.0
+#: devices whose wrong PINs are remembered at once (a flood of addresses forgets the oldest)
+FAILURES_KEPT = 10_000
 
 #: per address, each distinct wrong PIN given (by its digest) and when it was last given
 _failures: dict[str, dict[str, float]] = {}
@@ -70,7 +72,11 @@ def host_allowed(host: str, allowed: frozenset[str] | None) -> bool:
 
 
 def _same_origin(url: str) -> bool:
-    parts = urlsplit(url)
+    """Whether an `Origin` or `Referer` names this server; one that does not parse does not."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # "http://[" and the like: no page of ours sends it
+        return False
     return parts.scheme in ("http", "https") and parts.netloc.lower() == request.host.lower()
 
 
@@ -116,10 +122,23 @@ def _note_failure(addr: str, given: str) -> None:
     an earlier event sends it with every request, and that is no guess; a guesser must
     send PINs that differ."""
     key = hashlib.sha256(given.encode("utf-8", "replace")).hexdigest()[:16]
+    now = time.monotonic()
     with _failures_lock:
-        if len(_failures) > 10_000:  # a flood of addresses: forget the oldest state
-            _failures.clear()
-        _failures.setdefault(addr, {})[key] = time.monotonic()
+        if len(_failures) >= FAILURES_KEPT:
+            _forget_failures(now)
+        _failures.setdefault(addr, {})[key] = now
+
+
+def _forget_failures(now: float) -> None:
+    """Room in the wrong-PIN record (lock held): a flood of addresses forgets the devices
+    whose failures are out of the window, then those whose last failure is oldest, so
+    the devices locked out most recently stay locked out."""
+    for addr in [a for a, tries in _failures.items() if now - max(tries.values()) >= PIN_WINDOW]:
+        del _failures[addr]
+    if len(_failures) >= FAILURES_KEPT:
+        by_last = sorted(_failures, key=lambda a: max(_failures[a].values()))
+        for addr in by_last[: len(by_last) - FAILURES_KEPT // 2]:
+            del _failures[addr]
 
 
 def check_pin(given: str) -> str | None:

@@ -25,9 +25,12 @@ from dataclasses import dataclass
 
 from flask import Flask
 from waitress.channel import HTTPChannel
+from waitress.parser import HTTPRequestParser, ParsingError
 from waitress.server import MultiSocketServer, TcpWSGIServer
 from waitress.task import ErrorTask
 from werkzeug.exceptions import BadRequest, default_exceptions
+
+from webui.memory import return_big_buffers
 
 log = logging.getLogger(__name__)
 
@@ -95,11 +98,24 @@ class _ErrorTask(ErrorTask):
         return f"{error.code} {error.reason}", headers, body
 
 
+class _Parser(HTTPRequestParser):
+    """waitress's request parser, with a request target that does not parse as a URL
+    ("GET http://[ HTTP/1.1") refused as a bad request: waitress lets the ValueError out
+    and closes the connection without an answer."""
+
+    def parse_header(self, header_plus: bytes) -> None:
+        try:
+            super().parse_header(header_plus)
+        except ValueError as exc:
+            raise ParsingError("the request target is not a URL") from exc
+
+
 class _Channel(HTTPChannel):
     """A connection that notes when the request it is reading began and how much of it
     has come, and answers what waitress refuses in the app's words (`_ErrorTask`)."""
 
     error_task_class = _ErrorTask
+    parser_class = _Parser
     began: float | None = None
     got = 0
 
@@ -177,6 +193,7 @@ def make_server(app: Flask, host: str, port: int, limits: Limits = Limits()):
     from waitress.adjustments import Adjustments
     from waitress.task import ThreadedTaskDispatcher
 
+    return_big_buffers()
     adj = Adjustments(
         host=host,
         port=port,

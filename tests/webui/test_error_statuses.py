@@ -60,6 +60,8 @@ def test_accept_language_picks_the_message_language(client):
         ("fr, en;q=0.5", "en"),
         ("yue-HK", "zh-Hant"),
         ("cmn-Hans-CN, en;q=0.5", "zh"),
+        ("zh;q=0", "en"),  # q=0: Chinese is not wanted (RFC 9110 12.4.2)
+        ("zh-CN;q=0, zh-TW;q=0.5", "zh-Hant"),
     ):
         resp = client.post("/api/score", json=NOT_WINNING, headers={"Accept-Language": header})
         assert _message(resp, 422) == exc.message_in(lang), header

@@ -87,6 +87,26 @@ def test_wrong_pins_lock_the_device_out(hall):
     assert write.status_code == 429 and 1 <= int(write.headers["Retry-After"]) <= 300
 
 
+def test_a_flood_of_addresses_does_not_unlock_a_guesser(hall, monkeypatch) -> None:
+    """The wrong-PIN record holds so many devices; when a flood of addresses (many IPv6
+    addresses cost an attacker nothing) fills it, the devices that failed longest ago are
+    forgotten first: the guesser locked out just now stays locked out."""
+    from webui import security
+
+    monkeypatch.setattr(security, "FAILURES_KEPT", 20)
+    tablet = hall.test_client()
+    guesser = {"REMOTE_ADDR": "10.0.0.9"}
+    for i in range(10):
+        tablet.post("/join", data={"pin": f"{i:06d}"}, environ_base=guesser)
+    for n in range(60):
+        other = {"REMOTE_ADDR": f"fd00::{n + 1:x}"}
+        tablet.post("/join", data={"pin": "000000"}, environ_base=other)
+        tablet.post("/join", data={"pin": f"{n:06d}"}, environ_base=guesser)  # still guessing
+    assert len(security._failures) <= 20
+    right = tablet.post("/join", data={"pin": "246810"}, environ_base=guesser)
+    assert right.status_code == 429
+
+
 def test_a_link_fills_the_pin_in_and_spends_no_try(hall):
     """/join?pin=... (the QR code, or a link another site makes a tablet fetch) shows the
     form with the PIN filled in and tries nothing: however many such links, the tablet is
@@ -121,6 +141,20 @@ def test_a_write_another_site_makes_the_browser_send_is_refused(hall):
     )
     assert resp.status_code == 403 and resp.get_json()["error"]["code"] == "bad_origin"
     assert hall.test_client().get("/game/api/games").get_json() == []
+
+
+@pytest.mark.parametrize("header", ["Origin", "Referer"])
+@pytest.mark.parametrize("value", ["http://[", "http://[x/", "http://]", "http://[::1"])
+def test_an_origin_that_is_no_url_is_refused_not_a_crash(hall, header: str, value: str) -> None:
+    """An `Origin` or `Referer` that does not parse names no page of this server: the
+    write is refused as from another site (403), never a server error, and not written."""
+    resp = hall.test_client().post(
+        "/game/api/games", json={"players": P}, headers={header: value, "X-MCR-PIN": "246810"}
+    )
+    assert resp.status_code == 403 and resp.get_json()["error"]["code"] == "bad_origin"
+    assert hall.test_client().get("/game/api/games").get_json() == []
+    scored = hall.test_client().post("/api/score", json={"hand": "1m"}, headers={header: value})
+    assert scored.status_code == 403
 
 
 def test_a_tablet_holding_an_old_pin_is_not_locked_out(hall):

@@ -99,6 +99,8 @@ def test_broken_http_gets_an_answer_and_the_server_lives(serve):
         b"POST /api/score HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
         b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 100_000 + b"\r\n\r\n",
         b"POST /api/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 99999999999\r\n\r\n",
+        b"GET http://[ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",  # a target that is no URL
+        b"GET http://]/healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
     ]
     for data in cases:
         answer = _raw(port, data)  # waitress itself answers HTTP it cannot parse
@@ -235,6 +237,16 @@ def test_what_waitress_refuses_is_answered_as_the_app_answers(serve):
     assert b"Content-Type: application/json" in head and b"nosniff" in head
     error = json.loads(body)["error"]
     assert error["code"] == "too_large" and "照片太大" in error["message"]
+    scored = _raw(  # no photo goes to the scorer: its body is too large, not a photo
+        port,
+        b"POST /api/score HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"Content-Type: application/json\r\nContent-Length: 28311552\r\n\r\n",
+    )
+    head, _, body = scored.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 413 ")
+    error = json.loads(body)["error"]
+    assert error["code"] == "body_too_large" and "too large" in error["message"]
+    assert "photo" not in error["message"]
     page = _raw(
         port, b"GET /game/ HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 70_000 + b"\r\n\r\n"
     )
