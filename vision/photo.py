@@ -20,6 +20,8 @@ from vision.errors import PhotoError
 MAX_BYTES = 25 * 1024 * 1024
 MAX_PIXELS = 50_000_000
 MIN_SIDE = 8
+#: markers (fill bytes included) read before the first scan: a camera writes a few dozen
+MAX_JPEG_MARKERS = 10_000
 
 _SOF_MARKERS = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 
@@ -38,10 +40,14 @@ def sniff_format(data: bytes) -> str:
 
 
 def _jpeg_info(data: bytes) -> tuple[int, int, int]:
-    """(width, height, offset of the first scan) by walking the JPEG segments."""
+    """(width, height, offset of the first scan) by walking the JPEG segments; at most
+    `MAX_JPEG_MARKERS` of them, since a header of millions of two-byte markers would
+    hold a reader for seconds."""
     pos = 2
     size: tuple[int, int] | None = None
-    while pos + 4 <= len(data):
+    for _ in range(MAX_JPEG_MARKERS):
+        if pos + 4 > len(data):
+            break
         if data[pos] != 0xFF:
             raise PhotoError("truncated_image.damaged")
         marker = data[pos + 1]
@@ -60,6 +66,8 @@ def _jpeg_info(data: bytes) -> tuple[int, int, int]:
                 break
             return size[0], size[1], pos
         pos += 2 + length
+    else:
+        raise PhotoError("truncated_image.damaged")
     raise PhotoError("truncated_image.no_data")
 
 

@@ -137,3 +137,19 @@ def test_tiny_image_refused() -> None:
     with pytest.raises(PhotoError) as err:
         load_photo(_encode(".png", _picture(4, 4)))
     assert err.value.code == "too_small"
+
+
+def test_a_header_of_millions_of_markers_is_refused_at_once() -> None:
+    """A 24 MB file of stand-alone JPEG markers before a real picture: walking them one
+    by one held a photo reader for seconds (four such uploads stalled a hall's photos).
+    The header walk stops after `MAX_JPEG_MARKERS` and the file is refused as damaged."""
+    import time
+
+    picture = _encode(".jpg", _picture(64, 48))
+    data = b"\xff\xd8" + b"\xff\xd0" * (12 * 2**20 - 8) + picture[2:]
+    started = time.perf_counter()
+    with pytest.raises(PhotoError) as err:
+        load_photo(data)
+    assert err.value.code == "truncated_image"
+    assert time.perf_counter() - started < 2.0
+    assert load_photo(b"\xff\xd8" + b"\xff\xd0" * 20 + picture[2:]).shape[:2] == (48, 64)
