@@ -118,11 +118,13 @@ def unprintable(char: str) -> bool:
 
 def invisible(char: str) -> bool:
     """A character that draws nothing: a formatting character (zero-width spaces and
-    joiners, direction marks and overrides) or another default-ignorable one (fillers,
-    variation selectors, tags)."""
+    joiners, direction marks and overrides), another default-ignorable one (fillers,
+    variation selectors, tags) or a noncharacter (U+FFFF and the like: never a letter)."""
     if unicodedata.category(char) == "Cf":
         return True
     code = ord(char)
+    if 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE:
+        return True
     return any(low <= code <= high for low, high in _IGNORABLE)
 
 

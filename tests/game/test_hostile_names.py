@@ -79,12 +79,16 @@ def test_names_that_look_alike_or_blank_make_no_game(client, players):
         "\U0001d17a",
         "\U000e0000",
         "\U000e0fff",
+        "\ufdd0",
+        "\ufffe",
+        "\uffff",
+        "\U0010ffff",
     ],
 )
 def test_a_name_holding_a_character_that_draws_nothing_is_refused(client, char):
     """Every default-ignorable code point (fillers, joiners, tags, ...) but a variation
-    selector is refused in a name, with the message saying it is invisible, in each
-    language."""
+    selector is refused in a name, and so is a noncharacter (U+FFFF: never a letter),
+    with the message saying it is invisible, in each language."""
     assert invisible(char)
     res = new_game(client, ["Ann" + char, "Bo", "Cy", "Di"])
     assert "invisible" in error(res, 400, "bad_players")
