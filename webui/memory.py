@@ -3,10 +3,10 @@
 Every upload passes through the server as one bytes object of up to 25 MB,
 read on one of its many request threads. glibc serves an allocation that
 large from its own pages (mmap) and unmaps them when it is freed, but it
-then raises that threshold to the size just freed, so the next uploads are
-carved out of the threads' heaps and stay there: bursts of 8 uploads took
-the server from 36 MB to 870 MB, never given back. Fixing the threshold
-keeps every large buffer on its own pages, whatever came before.
+then raises that threshold to the size just freed, so that later buffers of
+that size are carved out of the threads' heaps and stay there when freed.
+With the threshold fixed, every buffer from 1 MB up keeps its own pages and
+gives them back when freed, whatever came before.
 """
 
 from __future__ import annotations

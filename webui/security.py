@@ -130,14 +130,16 @@ def _note_failure(addr: str, given: str) -> None:
 
 
 def _forget_failures(now: float) -> None:
-    """Room in the wrong-PIN record (lock held): a flood of addresses forgets the devices
-    whose failures are out of the window, then those whose last failure is oldest, so
-    the devices locked out most recently stay locked out."""
+    """Room in the wrong-PIN record (lock held), down to half of it: a flood of addresses
+    forgets the devices whose failures are out of the window, then those not locked out,
+    the longest idle first, so that a device locked out stays locked out."""
     for addr in [a for a, tries in _failures.items() if now - max(tries.values()) >= PIN_WINDOW]:
         del _failures[addr]
-    if len(_failures) >= FAILURES_KEPT:
-        by_last = sorted(_failures, key=lambda a: max(_failures[a].values()))
-        for addr in by_last[: len(by_last) - FAILURES_KEPT // 2]:
+    if len(_failures) >= FAILURES_KEPT // 2:
+        order = sorted(
+            _failures, key=lambda a: (len(_failures[a]) >= PIN_TRIES, max(_failures[a].values()))
+        )
+        for addr in order[: len(order) - FAILURES_KEPT // 2]:
             del _failures[addr]
 
 

@@ -99,15 +99,15 @@ class _ErrorTask(ErrorTask):
 
 
 class _Parser(HTTPRequestParser):
-    """waitress's request parser, with a request target that does not parse as a URL
-    ("GET http://[ HTTP/1.1") refused as a bad request: waitress lets the ValueError out
-    and closes the connection without an answer."""
+    """waitress's request parser, with a request line or header that Python cannot read
+    (a target "http://[", a Content-Length of 5,000 digits) refused as a bad request:
+    waitress lets such a ValueError out and closes the connection without an answer."""
 
     def parse_header(self, header_plus: bytes) -> None:
         try:
             super().parse_header(header_plus)
         except ValueError as exc:
-            raise ParsingError("the request target is not a URL") from exc
+            raise ParsingError("the request line or headers do not parse") from exc
 
 
 class _Channel(HTTPChannel):

@@ -101,6 +101,9 @@ def test_broken_http_gets_an_answer_and_the_server_lives(serve):
         b"POST /api/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 99999999999\r\n\r\n",
         b"GET http://[ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",  # a target that is no URL
         b"GET http://]/healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        b"POST /api/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: "
+        + b"9" * 5000
+        + b"\r\n\r\n",
     ]
     for data in cases:
         answer = _raw(port, data)  # waitress itself answers HTTP it cannot parse
