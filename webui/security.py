@@ -36,7 +36,7 @@ PIN_HEADER = "X-MCR-PIN"
 #: wrong PINs one address may give within PIN_WINDOW seconds before it must wait
 PIN_TRIES = 10
 PIN_WINDOW = 300.0
-#: devices whose wrong PINs are remembered at once (a flood of addresses forgets the oldest)
+#: devices whose wrong PINs are remembered at once (`_forget_failures` makes room)
 FAILURES_KEPT = 10_000
 
 #: per address, each distinct wrong PIN given (by its digest) and when it was last given
