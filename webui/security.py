@@ -97,10 +97,15 @@ def _is_game_write() -> bool:
     return request.method not in SAFE_METHODS and request.path.startswith("/game/api/")
 
 
+def _recent(tries: dict[str, float], now: float) -> dict[str, float]:
+    """The wrong PINs of one device still within PIN_WINDOW."""
+    return {k: t for k, t in tries.items() if now - t < PIN_WINDOW}
+
+
 def _locked_out(addr: str) -> bool:
     now = time.monotonic()
     with _failures_lock:
-        recent = {k: t for k, t in _failures.get(addr, {}).items() if now - t < PIN_WINDOW}
+        recent = _recent(_failures.get(addr, {}), now)
         if recent:
             _failures[addr] = recent
         else:
@@ -133,14 +138,13 @@ def _forget_failures(now: float) -> None:
     """Room in the wrong-PIN record (lock held), down to half of it: a flood of addresses
     forgets the devices whose failures are out of the window, then those not locked out,
     the longest idle first, so that a device locked out stays locked out."""
-    for addr in [a for a, tries in _failures.items() if now - max(tries.values()) >= PIN_WINDOW]:
-        del _failures[addr]
-    if len(_failures) >= FAILURES_KEPT // 2:
-        order = sorted(
-            _failures, key=lambda a: (len(_failures[a]) >= PIN_TRIES, max(_failures[a].values()))
-        )
-        for addr in order[: len(order) - FAILURES_KEPT // 2]:
-            del _failures[addr]
+    recent = {a: _recent(tries, now) for a, tries in _failures.items()}
+    order = sorted(
+        (a for a in recent if recent[a]),
+        key=lambda a: (len(recent[a]) >= PIN_TRIES, max(recent[a].values())),
+    )
+    _failures.clear()
+    _failures.update((a, recent[a]) for a in order[max(0, len(order) - FAILURES_KEPT // 2) :])
 
 
 def check_pin(given: str) -> str | None:
