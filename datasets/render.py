@@ -9,7 +9,9 @@ Usage::
 `--styles` takes style names of the art cache (`python -m datasets.art
 list`), `train`, `heldout` (see `datasets.styles`), `fonts` (the
 font-written styles of `datasets.scene.fontfaces`), `pips` (the dot and
-bamboo designs of `datasets.scene.pipfaces`) or `builtin`.
+bamboo designs of `datasets.scene.pipfaces`), `index` (training styles
+squeezed beside a large corner index, `datasets.scene.indexfaces`) or
+`builtin`.
 The same seed and arguments give the same files. Each scene varies the
 tile art (ink colours, stroke weight, face colour, a slight distortion,
 sometimes an index numeral; see `datasets.scene.artvary`) unless

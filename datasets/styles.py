@@ -7,8 +7,8 @@ measured on such sets, so two styles never enter a training mix:
 - ``mahjax``: Japanese line art (34 faces, no flowers).
 
 Every other style of the art cache trains (see `datasets.art`), and so do
-the styles drawn here: `fonts` (`datasets.scene.fontfaces`) and `pips`
-(`datasets.scene.pipfaces`).
+the styles drawn here: `fonts` (`datasets.scene.fontfaces`), `pips`
+(`datasets.scene.pipfaces`) and `index` (`datasets.scene.indexfaces`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from datasets.art import DEFAULT_CACHE, ArtError
-from datasets.scene import fontfaces, pipfaces
+from datasets.scene import fontfaces, indexfaces, pipfaces
 from datasets.scene.faces import BUILTIN, available_styles
 
 TRAIN_STYLES: tuple[str, ...] = (
@@ -44,12 +44,14 @@ def resolve_styles(spec: str, cache: Path = DEFAULT_CACHE) -> list[str]:
             names += installed + sorted(baked - set(installed))
         elif part == "pips":  # pip designs drawn by `datasets.scene.pipfaces`
             names += pipfaces.style_names()
+        elif part == "index":  # training styles squeezed beside a large corner index
+            names += indexfaces.style_names()
         elif part:
             names.append(part)
     if not names:
         raise ValueError("no style given")
     have = set(available_styles(cache)) | {BUILTIN} | set(fontfaces.style_names())
-    have |= set(pipfaces.style_names())
+    have |= set(pipfaces.style_names()) | set(indexfaces.style_names())
     missing = [n for n in names if n not in have]
     if missing:
         raise ArtError(

@@ -18,6 +18,7 @@ import numpy as np
 from datasets.art import DEFAULT_CACHE, FACE_H, FACE_W, load_faces, load_index
 from datasets.scene.artvary import ArtVariation
 from datasets.scene.fontfaces import font_faces, is_font_style
+from datasets.scene.indexfaces import index_faces, is_index_style
 from datasets.scene.pipfaces import is_pip_style, pip_faces
 from scorer.tiles import BACK, CODES
 
@@ -49,6 +50,8 @@ def style_faces(style: str, cache: Path = DEFAULT_CACHE) -> dict[str, np.ndarray
         return font_faces(style)  # drawn with the fonts, unless baked into the cache (a GPU bundle)
     if is_pip_style(style):
         return pip_faces(style)  # drawn with opencv alone: nothing to bake into a GPU bundle
+    if is_index_style(style):
+        return index_faces(style)  # another training style's faces, squeezed beside an index
     return _cached_style(style, str(cache))
 
 
