@@ -13,7 +13,7 @@ import threading
 from flask import Blueprint, current_app, jsonify, request
 
 from scorer.errors import ScoreError
-from webui.errors import RequestError, error_response, remember_lang, request_lang
+from webui.errors import PHOTO_PATH, RequestError, error_response, remember_lang, request_lang
 from webui.guard import parse_object
 from webui.i18n import option_reason
 from webui.photos import Busy, PhotoReader
@@ -101,7 +101,7 @@ def photo_reader() -> PhotoReader:
     return reader
 
 
-@bp.post("/api/recognize")
+@bp.post(PHOTO_PATH)
 def recognize():
     """Read the uploaded photo; 503 with Retry-After when every reader is busy."""
     files = request.files  # parses the form, which sets `form_problem` (webui.app.FormRequest)
