@@ -19,7 +19,7 @@ from webui.server import Limits, make_server
 
 BURSTS = textwrap.dedent(
     """
-    import json, sys, threading
+    import json, os, sys, threading
     from concurrent.futures import ThreadPoolExecutor
     from webui.memory import return_big_buffers
 
@@ -27,7 +27,7 @@ BURSTS = textwrap.dedent(
 
     def rss():
         with open("/proc/self/statm") as f:
-            return int(f.read().split()[1]) * 4096 / 2**20
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
 
     barrier = threading.Barrier(8)
 
