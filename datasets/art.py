@@ -416,9 +416,11 @@ def extract_mahjax(downloads: Path, tmp: Path) -> dict[str, Face]:
     return faces
 
 
+# mj-tiles' own parser names 5z 白 and 6z 發, but its pictures are the other way round:
+# 5z shows 發 and 6z a blank face, so the faces are taken by what they show
 MJ_TILES_NAMES = {
     **{f"{n}{s}": f"{n}{s}" for n in range(1, 10) for s in "mps"},
-    "E": "1z", "S": "2z", "W": "3z", "N": "4z", "P": "5z", "F": "6z", "C": "7z",
+    "E": "1z", "S": "2z", "W": "3z", "N": "4z", "P": "6z", "F": "5z", "C": "7z",
 }  # fmt: skip
 
 

@@ -108,3 +108,20 @@ def test_faces_differ_between_codes() -> None:
                 key = cv2.resize(faces[code], (24, 32)).tobytes()
                 assert key not in seen, f"{style}: {code} looks exactly like {seen.get(key)}"
                 seen[key] = code
+
+
+def _green_share(face: np.ndarray) -> float:
+    """The share of a face's pixels in green ink."""
+    b, g, r = (face[..., k].astype(np.int16) for k in range(3))
+    return float(((g > r + 30) & (g > b + 10)).mean())
+
+
+@needs_art
+def test_the_green_dragon_is_the_green_one() -> None:
+    """發 (F) is printed green in every set that prints in colour and 白 (P) never is: a
+    package whose pictures of the two are swapped against its own names (mj-tiles draws
+    發 for its 白) would teach the classifier each as the other."""
+    for style in STYLES:
+        faces = style_faces(style)
+        if {"P", "F"} <= set(faces):
+            assert _green_share(faces["P"]) <= _green_share(faces["F"]), style
