@@ -15,6 +15,7 @@ from datasets.scene.faces import available_styles, face_background, style_faces
 from datasets.styles import HELDOUT_STYLES, resolve_styles
 from scorer.tiles import BACK, CODES
 
+pytest.importorskip("PIL", reason="pillow is a training extra (some styles squeeze font faces)")
 NAMES = indexfaces.style_names()
 pytestmark = pytest.mark.skipif(
     not set(pipfaces.DRAWN) <= set(available_styles()),
