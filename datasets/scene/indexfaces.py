@@ -27,10 +27,10 @@ from datasets.scene import fontfaces, pipfaces
 
 #: styles offered
 COUNT = 48
-#: the printed index: suited tiles their number, winds their letter, and where a style
-#: marks them the two coloured dragons and the flowers (their number within their four)
-WIND_LETTERS = {"E": "E", "S": "S", "W": "W", "N": "N"}
-DRAGON_LETTERS = {"C": "C", "F": "F"}
+#: the printed index: suited tiles their number, winds their letter (the code itself), and
+#: where a style marks them the two coloured dragons' letters and the flowers' numbers
+WINDS = "ESWN"
+LETTERED_DRAGONS = "CF"
 HERSHEY = (
     cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
     cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_SIMPLEX | cv2.FONT_ITALIC,
@@ -104,9 +104,9 @@ def index_text(code: str, layout: IndexLayout) -> str:
         return code[0]
     if code[-1] == "f":
         return str(fontfaces.NUMBERS[code]) if layout.flowers else ""
-    if code in WIND_LETTERS:
-        return WIND_LETTERS[code] if layout.winds else ""
-    return DRAGON_LETTERS.get(code, "") if layout.dragons else ""
+    if code in WINDS:
+        return code if layout.winds else ""
+    return code if code in LETTERED_DRAGONS and layout.dragons else ""
 
 
 def squeezed(face: np.ndarray, layout: IndexLayout) -> np.ndarray:
@@ -130,8 +130,6 @@ def squeezed(face: np.ndarray, layout: IndexLayout) -> np.ndarray:
 def print_index(face: np.ndarray, text: str, layout: IndexLayout) -> np.ndarray:
     """A copy of `face` with `text` printed in the layout's corner."""
     out = face.copy()
-    if not text:
-        return out
     target = layout.height * FACE_H
     thick = max(2, int(round(target / 11)))
     (_, th), _ = cv2.getTextSize(text, layout.font, 1.0, thick)
