@@ -4,7 +4,7 @@ Usage::
 
     python -m datasets.render --count 3000 --styles train --seed 1 --out DIR \
         [--size 1280] [--kind hand|grid|row|pile|mixed] [--workers 1] [--cache PATH] \
-        [--no-art-variation]
+        [--no-art-variation] [--red-fives P]
 
 `--styles` takes style names of the art cache (`python -m datasets.art
 list`), `train`, `heldout` (see `datasets.styles`), `fonts` (the
@@ -15,7 +15,9 @@ squeezed beside a large corner index, `datasets.scene.indexfaces`) or
 The same seed and arguments give the same files. Each scene varies the
 tile art (ink colours, stroke weight, face colour, a slight distortion,
 sometimes an index numeral; see `datasets.scene.artvary`) unless
-`--no-art-variation` is given.
+`--no-art-variation` is given. `--red-fives P` prints a scene's fives in
+red at chance P, as Japanese-style sets do (labelled 5 all the same; at the
+default 0 the scenes are those rendered before the option).
 
 Output, one stem per scene (``<seed>_<index>``):
 
@@ -279,6 +281,7 @@ def render_scene(
     camera: dict | None = None,
     plain: tuple[int, int, int] | None = None,
     art_variation: bool = True,
+    red_fives: float = 0.0,
 ) -> Scene:
     """One picture and its labels.
 
@@ -286,7 +289,8 @@ def render_scene(
     can also give the `layout`, the `camera` (see `place_camera`) and a
     `plain` BGR table colour (no texture, clutter, shadows or effects).
     `art_variation=False` draws the faces as the art has them (see
-    `datasets.scene.artvary`); the rest of the scene stays the same.
+    `datasets.scene.artvary`); the rest of the scene stays the same. `red_fives` is the
+    chance that the set prints its fives in red (they are labelled 5 all the same).
     """
     faces = style_faces(style, cache)
     if layout is None:
@@ -306,7 +310,7 @@ def render_scene(
     if plain is not None:
         effects_on = False
     cam, cam_info = place_camera(rng, layout, width, height, camera)
-    faceset = FaceSet(faces, rng, cam_info["tile_px"] * 1.5, art_variation)
+    faceset = FaceSet(faces, rng, cam_info["tile_px"] * 1.5, art_variation, red_fives)
     back = np.array(BACK_COLOURS[rng.integers(len(BACK_COLOURS))], np.float32) * rng.uniform(
         0.8, 1.15
     )
@@ -510,10 +514,12 @@ def scene_rng(seed: int, index: int) -> np.random.Generator:
 
 def render_one(args: tuple) -> str:
     """Render and write scene `index` (a worker's unit of work); returns its stem."""
-    index, seed, styles, size, kind, out, cache, vary = args
+    index, seed, styles, size, kind, out, cache, vary, red_fives = args
     rng = scene_rng(seed, index)
     style = styles[int(rng.integers(len(styles)))]
-    scene = render_scene(rng, style, size, kind, Path(cache), art_variation=vary)
+    scene = render_scene(
+        rng, style, size, kind, Path(cache), art_variation=vary, red_fives=red_fives
+    )
     stem = f"{seed}_{index:06d}"
     out = Path(out)
     cv2.imwrite(
@@ -547,9 +553,18 @@ def main(argv: list[str] | None = None) -> int:
         action="store_false",
         help="draw the faces exactly as the art has them (default: vary ink, strokes, face colour)",
     )
+    ap.add_argument(
+        "--red-fives",
+        type=float,
+        default=0.0,
+        help="chance that a scene's set prints its fives in red, as Japanese sets do (0-1)",
+    )
     args = ap.parse_args(argv)
-    if args.count < 1 or args.size < 64 or args.workers < 1:
-        print("error: --count and --workers must be >= 1, --size >= 64", file=sys.stderr)
+    if args.count < 1 or args.size < 64 or args.workers < 1 or not 0 <= args.red_fives <= 1:
+        print(
+            "error: --count and --workers must be >= 1, --size >= 64, --red-fives 0-1",
+            file=sys.stderr,
+        )
         return 2
     try:
         styles = resolve_styles(args.styles, args.cache)
@@ -571,6 +586,7 @@ def main(argv: list[str] | None = None) -> int:
             str(args.out),
             str(args.cache),
             args.art_variation,
+            args.red_fives,
         )
         for i in range(args.start, args.start + args.count)
     ]

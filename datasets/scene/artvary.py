@@ -31,6 +31,11 @@ PAPERS = (  # BGR face colours: white, ivory, yellowish, light green, light blue
 SUM_INK = np.full((1, 3), 1.0 / INK_SCALE, np.float32)  # channel sum, scaled: ink coverage
 LUMA = np.array([0.114, 0.587, 0.299])  # BGR weights of brightness
 WIND_MARKS = {"E": "E", "S": "S", "W": "W", "N": "N"}
+#: the fives that Japanese-style sets print in red (akadora); the reader names them 5
+FIVES = frozenset({"5m", "5p", "5s"})
+#: BGR red inks of those fives, and how far a scene's red strays from them
+RED_INK = (40.0, 35.0, 190.0)
+RED_SPREAD = 25.0
 
 
 def _dark(bg: np.ndarray) -> bool:
@@ -256,3 +261,22 @@ class ArtVariation:
         colour = np.empty_like(roi)
         colour[:] = self.mark_colour
         roi[:] = cv2.blendLinear(colour, roi, m, 1 - m)
+
+
+def red_five_ink(rng: np.random.Generator) -> tuple[float, float, float]:
+    """One scene's red for its fives: sets differ from scarlet to crimson."""
+    red = np.array(RED_INK) + rng.uniform(-RED_SPREAD, RED_SPREAD, 3) * np.array([0.6, 0.6, 1.0])
+    return tuple(float(v) for v in np.clip(red, 0, 255))
+
+
+def in_red(plate: np.ndarray, ink: np.ndarray, bg: np.ndarray, red: tuple) -> np.ndarray:
+    """A face (BGR uint8 `plate`, ink coverage `ink` 0-1, face colour `bg`) with all its ink
+    turned `red`, as a red five is printed: darker ink stays darker, so the pips and
+    strokes keep their inner detail, and the face colour is untouched."""
+    f = plate.astype(np.float32)
+    grey = cv2.cvtColor(plate, cv2.COLOR_BGR2GRAY).astype(np.float32)[..., None]
+    light = np.clip(grey / max(float(bg @ LUMA), 1.0), 0, 1) ** 2
+    colour = np.array(red, np.float32)
+    new = colour + (bg.astype(np.float32) - colour) * light
+    w = np.clip((ink - 0.3) / 0.4, 0, 1)[..., None]  # faint face texture keeps its colour
+    return np.clip(new * w + f * (1 - w), 0, 255).astype(np.uint8)

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from datasets.art import DEFAULT_CACHE, FACE_H, FACE_W, load_faces, load_index
-from datasets.scene.artvary import ArtVariation
+from datasets.scene.artvary import FIVES, ArtVariation, in_red, red_five_ink
 from datasets.scene.fontfaces import font_faces, is_font_style
 from datasets.scene.indexfaces import index_faces, is_index_style
 from datasets.scene.pipfaces import is_pip_style, pip_faces
@@ -119,10 +119,15 @@ class FaceSet:
         rng: np.random.Generator,
         max_px: float = 300,
         vary: bool = True,
+        red_fives: float = 0.0,
     ) -> None:
+        """`red_fives`: the chance that this set prints its fives in red; drawn from the
+        variation's own seed, so the scene's other draws stay as they were."""
         self.faces = faces
         self.variation = ArtVariation.draw(rng)  # drawn even when off: same seed, same scene
         self.variation.active &= vary
+        own = np.random.default_rng([self.variation.seed, 5])
+        self.red = red_five_ink(own) if own.random() < red_fives else None
         self.tint = rng.uniform(-10, 12, 3).astype(np.float32)  # face colour shift
         if rng.random() < 0.35:
             self.tint[0] -= rng.uniform(0, 25)  # a yellowed set
@@ -147,6 +152,8 @@ class FaceSet:
 
     def _build(self, code: str) -> list[np.ndarray]:
         plate, ink, bg = self.plate(code)
+        if self.red is not None and code in FIVES:
+            plate = in_red(plate, ink, bg, self.red)
         paper = np.empty_like(plate)
         paper[:] = np.clip(bg + self.tint, 0, 255).astype(np.uint8)
         inked = cv2.multiply(plate, tuple(float(g) for g in self.ink_gain) + (1.0,))

@@ -153,3 +153,42 @@ def test_light_ink_on_a_dark_face_stays_legible(recolour: str, stroke: int) -> N
     )
     iou = _iou(_ink(face, bg), _ink(v.apply(face, bg, "2p"), bg))
     assert iou >= 0.5, f"ink IoU {iou:.2f} with {v}"
+
+
+def _redness(face: np.ndarray, bg: np.ndarray) -> float:
+    """How much the face's ink is redder than it is green or blue (BGR means)."""
+    b, g, r = face[_ink(face, bg)].astype(float).mean(axis=0)
+    return float(r - max(g, b))
+
+
+def test_red_fives_print_only_the_fives_red_and_keep_the_scene() -> None:
+    # Japanese-style sets print their fives in red: those faces turn red, every other face
+    # and every other draw of the scene stay as they were (the bench sets stay reproducible)
+    faces = builtin_faces()
+    for seed in range(6):
+        plain = FaceSet(faces, np.random.default_rng(seed), max_px=300)
+        red = FaceSet(faces, np.random.default_rng(seed), max_px=300, red_fives=1.0)
+        assert red.red is not None and plain.red is None
+        assert red.variation == plain.variation and np.array_equal(red.tint, plain.tint)
+        for code in ("1m", "4p", "9s", "E", "C"):
+            assert np.array_equal(red.mips(code)[0], plain.mips(code)[0])
+        for code in ("5m", "5p", "5s"):
+            was, now = plain.mips(code)[0], red.mips(code)[0]
+            bg = face_background(was).astype(np.float32)
+            assert _redness(now, bg) > 40, (seed, code)  # whatever ink it had
+            assert _iou(_coarse(_ink(now, bg)), _coarse(_ink(was, bg))) >= 0.8  # same glyph
+
+
+def test_red_fives_come_at_their_chance() -> None:
+    faces = builtin_faces()
+    reds = sum(
+        FaceSet(faces, np.random.default_rng(s), red_fives=0.3).red is not None for s in range(200)
+    )
+    assert 40 <= reds <= 80
+
+
+def test_red_fives_option_is_checked(tmp_path, capsys) -> None:
+    args = ["--count", "1", "--styles", "builtin", "--size", "256", "--out", str(tmp_path)]
+    assert render.main([*args, "--red-fives", "1.5"]) == 2
+    assert "--red-fives" in capsys.readouterr().err
+    assert render.main([*args, "--red-fives", "1"]) == 0
