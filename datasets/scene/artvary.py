@@ -21,7 +21,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from scorer.tiles import INDEX
+from scorer.tiles import INDEX, WINDS
 
 UNCHANGED_P = 0.25  # share of scenes whose art is left as drawn
 INK_SCALE = 90.0  # colour distance from the face colour at which a pixel is fully ink
@@ -30,7 +30,6 @@ PAPERS = (  # BGR face colours: white, ivory, yellowish, light green, light blue
 )  # fmt: skip
 SUM_INK = np.full((1, 3), 1.0 / INK_SCALE, np.float32)  # channel sum, scaled: ink coverage
 LUMA = np.array([0.114, 0.587, 0.299])  # BGR weights of brightness
-WIND_MARKS = {"E": "E", "S": "S", "W": "W", "N": "N"}
 #: the fives that Japanese-style sets print in red (akadora); the reader names them 5
 FIVES = frozenset({"5m", "5p", "5s"})
 #: BGR red inks of those fives, and how far a scene's red strays from them
@@ -240,7 +239,7 @@ class ArtVariation:
 
     def _mark(self, out: np.ndarray, code: str, px: float) -> None:
         """A small index numeral in a corner of `out` (float BGR), as some sets print: the true index."""
-        text = code[0] if code[0].isdigit() else WIND_MARKS.get(code, "")
+        text = code[0] if code[0].isdigit() else (code if code in WINDS else "")
         if not text:
             return
         h, w = out.shape[:2]

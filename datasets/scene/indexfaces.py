@@ -24,12 +24,12 @@ import numpy as np
 
 from datasets.art import FACE_H, FACE_W
 from datasets.scene import fontfaces, pipfaces
+from scorer.tiles import WINDS
 
 #: styles offered
 COUNT = 48
 #: the printed index: suited tiles their number, winds their letter (the code itself), and
 #: where a style marks them the two coloured dragons' letters and the flowers' numbers
-WINDS = "ESWN"
 LETTERED_DRAGONS = "CF"
 HERSHEY = (
     cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
