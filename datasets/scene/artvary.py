@@ -223,19 +223,12 @@ class ArtVariation:
             hsv = cv2.cvtColor(ink, cv2.COLOR_BGR2HSV_FULL)  # float: hue in degrees
             hsv[..., 0] = (hsv[..., 0] + self.hue_shift * 2) % 360
             new = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR_FULL)
-        else:  # one ink colour; light inks stay light, so the glyph keeps its inner contrast
-            grey = cv2.cvtColor(ink, cv2.COLOR_BGR2GRAY)[..., None]
-            lum = float(bg @ LUMA)
-            if _dark(bg):  # "light" here: as far from the face colour as the ink goes
-                light = np.clip((255 - grey) / max(255 - lum, 1.0), 0, 1) ** 2
-            else:
-                light = np.clip(grey / max(lum, 1.0), 0, 1) ** 2
+        else:  # one ink colour
             mono = np.array(self.mono, np.float32)
             if _dark(bg):  # light ink on a dark face (jade sets): the same ink, lightened
                 mono = 255 - mono
-            new = mono + (bg.astype(np.float32) - mono) * light
-        w = np.clip((alpha - 0.3) / 0.4, 0, 1)  # leave faint face texture alone
-        return cv2.blendLinear(new.astype(np.float32), ink, w, 1 - w)
+            new = one_ink(ink, bg, mono)
+        return over_ink(new, ink, alpha)
 
     def _mark(self, out: np.ndarray, code: str, px: float) -> None:
         """A small index numeral in a corner of `out` (float BGR), as some sets print: the true index."""
@@ -262,6 +255,26 @@ class ArtVariation:
         roi[:] = cv2.blendLinear(colour, roi, m, 1 - m)
 
 
+def one_ink(ink: np.ndarray, bg: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """`ink` (float BGR) redrawn in one `colour` on the face colour `bg`: light inks stay
+    light, so the glyph keeps its inner contrast. On a dark face (jade sets) "light" is as
+    far from the face colour as the ink goes."""
+    grey = cv2.cvtColor(ink, cv2.COLOR_BGR2GRAY)[..., None]
+    lum = float(bg @ LUMA)
+    if _dark(bg):
+        light = np.clip((255 - grey) / max(255 - lum, 1.0), 0, 1) ** 2
+    else:
+        light = np.clip(grey / max(lum, 1.0), 0, 1) ** 2
+    return colour + (bg.astype(np.float32) - colour) * light
+
+
+def over_ink(new: np.ndarray, ink: np.ndarray, alpha: np.ndarray) -> np.ndarray:
+    """`new` where `alpha` (ink coverage 0-1) is ink, `ink` where the face shows through:
+    faint face texture keeps its colour."""
+    w = np.clip((alpha - 0.3) / 0.4, 0, 1)
+    return cv2.blendLinear(new.astype(np.float32), ink, w, 1 - w)
+
+
 def red_five_ink(rng: np.random.Generator) -> tuple[float, float, float]:
     """One scene's red for its fives: sets differ from scarlet to crimson."""
     red = np.array(RED_INK) + rng.uniform(-RED_SPREAD, RED_SPREAD, 3) * np.array([0.6, 0.6, 1.0])
@@ -270,12 +283,10 @@ def red_five_ink(rng: np.random.Generator) -> tuple[float, float, float]:
 
 def in_red(plate: np.ndarray, ink: np.ndarray, bg: np.ndarray, red: tuple) -> np.ndarray:
     """A face (BGR uint8 `plate`, ink coverage `ink` 0-1, face colour `bg`) with all its ink
-    turned `red`, as a red five is printed: darker ink stays darker, so the pips and
-    strokes keep their inner detail, and the face colour is untouched."""
+    turned `red`, as a red five is printed (`one_ink`); on a dark face the red is lightened
+    halfway to white, so the glyph stays lighter than the face and still red."""
     f = plate.astype(np.float32)
-    grey = cv2.cvtColor(plate, cv2.COLOR_BGR2GRAY).astype(np.float32)[..., None]
-    light = np.clip(grey / max(float(bg @ LUMA), 1.0), 0, 1) ** 2
     colour = np.array(red, np.float32)
-    new = colour + (bg.astype(np.float32) - colour) * light
-    w = np.clip((ink - 0.3) / 0.4, 0, 1)[..., None]  # faint face texture keeps its colour
-    return np.clip(new * w + f * (1 - w), 0, 255).astype(np.uint8)
+    if _dark(bg):
+        colour = (colour + 255) / 2
+    return np.clip(over_ink(one_ink(f, bg, colour), f, ink), 0, 255).astype(np.uint8)

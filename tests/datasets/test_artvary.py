@@ -179,6 +179,20 @@ def test_red_fives_print_only_the_fives_red_and_keep_the_scene() -> None:
             assert _iou(_coarse(_ink(now, bg)), _coarse(_ink(was, bg))) >= 0.8  # same glyph
 
 
+def test_red_fives_on_a_dark_face_keep_their_glyph() -> None:
+    # a jade-like set (light ink on a dark face) prints its red fives lighter than the face,
+    # so the glyph stays where it was and reads red
+    faces = {code: 255 - face for code, face in builtin_faces().items()}
+    for seed in range(3):
+        plain = FaceSet(faces, np.random.default_rng(seed), max_px=300, vary=False)
+        red = FaceSet(faces, np.random.default_rng(seed), max_px=300, vary=False, red_fives=1.0)
+        for code in ("5m", "5p", "5s"):
+            was, now = plain.mips(code)[0], red.mips(code)[0]
+            bg = face_background(was).astype(np.float32)
+            assert _iou(_ink(now, bg), _ink(was, bg)) >= 0.8, (seed, code)
+            assert _redness(now, bg) > 30, (seed, code)
+
+
 def test_red_fives_come_at_their_chance() -> None:
     faces = builtin_faces()
     reds = sum(
