@@ -31,6 +31,7 @@ tiles' short side in the photo, to see where tiles are lost.
     python -m bench.bench_table DIR [--limit N] [--long-side 4000 | --oracle]
     python -m bench.bench_table DIR --detector-only [--sizes 512,1024,1280 --model M]
     python -m bench.bench_table DIR --table-model M   (the whole reader, another table detector)
+    python -m bench.bench_table DIR --dump S.jsonl    (also each scene's line: two runs compared)
 """
 
 from __future__ import annotations
@@ -276,56 +277,87 @@ def _scaled(tile: dict, k: float) -> dict:
 
 
 def whole(
-    scenes: list[tuple[Path, dict]], long_side: int | None = None, table_model: Path | None = None
+    scenes: list[tuple[Path, dict]],
+    long_side: int | None = None,
+    table_model: Path | None = None,
+    dump: Path | None = None,
 ) -> None:
     """The whole reader: tiles found and named, the winner's hand, 和绝张; with
     `table_model`, another table detector in place of the bundled one (a run to judge,
-    read without touching `models/`)."""
+    read without touching `models/`); with `dump`, one JSON line per scene there (two
+    runs' scenes compared line by line)."""
     from vision.detect import Detector
-    from vision.pipeline import recognize_image
 
     detector = Detector(table_model=table_model) if table_model else None
+    tally = Whole()
+    lines = [tally.add(path, meta, *_read(path, long_side, detector)) for path, meta in scenes]
+    if dump is not None:
+        dump.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines))
+    print("\n".join(tally.rows()))
 
-    tiles, hands, kinds_right, kinds_total, losses = Tally(), Hands(), 0, 0, HandTiles()
-    fourth_all, fourth_hand, fourth_table, seconds = Counter(), Counter(), Counter(), []
-    for path, meta in scenes:
-        image, k = _photo(path, long_side)
-        started = time.perf_counter()
-        out = recognize_image(image, path.name, detector)
-        seconds.append(time.perf_counter() - started)
+
+def _read(path: Path, long_side: int | None, detector) -> tuple[dict, float, float]:
+    """The reader's output for one scene, the factor back to its rendered pixels, and the
+    seconds it took."""
+    from vision.pipeline import recognize_image
+
+    image, k = _photo(path, long_side)
+    started = time.perf_counter()
+    out = recognize_image(image, path.name, detector)
+    return out, k, time.perf_counter() - started
+
+
+class Whole:
+    """The whole reader's figures over scenes, one scene at a time."""
+
+    def __init__(self) -> None:
+        self.tiles, self.hands, self.losses = Tally(), Hands(), HandTiles()
+        self.kinds: Counter = Counter()
+        self.fourth_all, self.fourth_hand, self.fourth_table = Counter(), Counter(), Counter()
+        self.seconds: list[float] = []
+
+    def add(self, path: Path, meta: dict, out: dict, k: float, seconds: float) -> dict:
+        """Count one scene's reading; returns its line for `--dump`."""
+        self.seconds.append(seconds)
         found = list(out["tiles"]) + [t for g in out.get("ignored", []) for t in g["tiles"]]
         found = [_scaled(t, k) for t in found]
         labels = _labels(meta)
         pairs = match([t["box"] for t in labels], [t["box"] for t in found])
-        tiles.add(labels, len(found), pairs, _group_of)
-        for ti, fi in pairs:
-            kinds_total += 1
-            kinds_right += labels[ti]["code"] == found[fi]["tile"]
+        self.tiles.add(labels, len(found), pairs, _group_of)
+        named = sum(labels[ti]["code"] == found[fi]["tile"] for ti, fi in pairs)
+        self.kinds.update(total=len(pairs), right=named)
         if _hand_in_view(meta):  # a hand cut by the photo's edge has tiles no label shows
-            losses.add(labels, found, pairs)
-        right = hands.add(out, meta)
+            self.losses.add(labels, found, pairs)
+        right = self.hands.add(out, meta)
         seen, shown = out.get("fourth_tile_seen"), fourth_in_view(meta)
         if meta.get("fourth_tile") is not None:
-            fourth_table.update(scenes=1, right=int(seen is meta["fourth_tile"]))
+            self.fourth_table.update(scenes=1, right=int(seen is meta["fourth_tile"]))
         if shown is not None:
             fourth = Counter(scenes=1, right=int(seen is shown))
-            fourth_all.update(fourth)
+            self.fourth_all.update(fourth)
             if right:
-                fourth_hand.update(fourth)
-    print(f"{len(scenes)} scenes")
-    print(f"tiles found: recall {tiles.recall():.3f}, precision {tiles.precision():.3f}")
-    print("\n".join(tiles.rows()))
-    print(
-        f"kinds named right: {kinds_right}/{kinds_total} ({kinds_right / max(1, kinds_total):.3f})"
-    )
-    print("\n".join(hands.rows()))
-    print("\n".join(losses.rows()))
-    print(
-        f"和绝张 right where the photo decides it: {fourth_all['right']}/{fourth_all['scenes']}; "
-        f"where the hand reads right: {fourth_hand['right']}/{fourth_hand['scenes']}; as the "
-        f"table has it (copies out of view too): {fourth_table['right']}/{fourth_table['scenes']}"
-    )
-    print(f"seconds a photo: median {np.median(seconds):.2f}, max {max(seconds):.2f}")
+                self.fourth_hand.update(fourth)
+        return {"scene": path.stem, "style": meta["style"], "hand": out.get("hand"),
+                "partial_hand": out.get("partial_hand"), "true_hand": meta["hand"],
+                "right": right, "found": len(pairs), "labels": len(labels),
+                "false": len(found) - len(pairs), "named": named,
+                "fourth_seen": seen, "fourth_shown": shown}  # fmt: skip
+
+    def rows(self) -> list[str]:
+        t, k, s = self.tiles, self.kinds, self.seconds
+        fa, fh, ft = self.fourth_all, self.fourth_hand, self.fourth_table
+        return [
+            f"{len(s)} scenes",
+            f"tiles found: recall {t.recall():.3f}, precision {t.precision():.3f}",
+            *t.rows(),
+            f"kinds named right: {k['right']}/{k['total']} ({k['right'] / max(1, k['total']):.3f})",
+            *self.hands.rows(),
+            *self.losses.rows(),
+            f"和绝张 right where the photo decides it: {fa['right']}/{fa['scenes']}; where the "
+            f"hand reads right: {fh['right']}/{fh['scenes']}; as the table has it (copies out "
+            f"of view too): {ft['right']}/{ft['scenes']}",
+            f"seconds a photo: median {np.median(s):.2f}, max {max(s):.2f}",
+        ]
 
 
 def oracle_reads(labels: list[dict]) -> list:
@@ -381,6 +413,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--long-side", type=int, help="read each photo enlarged to this long side (4000: 12 MP)"
     )
+    ap.add_argument("--dump", type=Path, help="the whole reader: one JSON line per scene here")
     args = ap.parse_args(argv)
     scenes = _scenes(args.dir, args.limit)
     if not scenes:
@@ -389,6 +422,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--long-side reads with the whole reader, not --detector-only")
     if args.table_model and not args.table_model.is_file():
         ap.error(f"no table detector at {args.table_model}")
+    if args.dump and (args.oracle or args.detector_only):
+        ap.error("--dump writes the whole reader's scenes")
     if args.oracle and (args.detector_only or args.long_side):
         ap.error("--oracle reads the labels: no models, no photo sizes")
     if args.oracle:
@@ -396,7 +431,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.detector_only:
         detector_only(scenes, [int(s) for s in args.sizes.split(",")], args.model)
     else:
-        whole(scenes, args.long_side, args.table_model)
+        whole(scenes, args.long_side, args.table_model, args.dump)
     return 0
 
 

@@ -69,3 +69,28 @@ def test_a_table_detector_run_is_read_by_the_whole_reader_without_touching_model
     assert capsys.readouterr().out.splitlines()[:8] != bundled.splitlines()[:8]
     with pytest.raises(SystemExit):  # a file given is a file read, never skipped
         main([str(tmp_path / "t"), "--table-model", str(tmp_path / "none.onnx")])
+
+
+def test_dump_writes_each_scene_as_the_summary_counts_it(tmp_path, capsys) -> None:
+    """`--dump` gives one line per scene, so two runs can be compared scene by scene; its
+    lines add up to the summary's figures."""
+    import json
+
+    from bench.bench_table import main
+    from datasets.render import main as render
+
+    render(["--styles", "builtin", "--kind", "table", "--count", "2", "--seed", "5",
+            "--size", "800", "--workers", "1", "--out", str(tmp_path / "t")])  # fmt: skip
+    dump = tmp_path / "scenes.jsonl"
+    assert main([str(tmp_path / "t"), "--dump", str(dump)]) == 0
+    summary = capsys.readouterr().out
+    lines = [json.loads(x) for x in dump.read_text().splitlines()]
+    assert [x["scene"] for x in lines] == ["5_000000", "5_000001"]
+    metas = [json.loads(p.read_text()) for p in sorted((tmp_path / "t" / "meta").glob("*.json"))]
+    assert [x["true_hand"] for x in lines] == [m["hand"] for m in metas]
+    found, labels = sum(x["found"] for x in lines), sum(x["labels"] for x in lines)
+    assert f"recall {found / labels:.3f}" in summary
+    right = sum(x["right"] for x in lines)
+    assert f"winner's hand right (a kong lying face down marked to be named): {right}/2" in summary
+    with pytest.raises(SystemExit):
+        main([str(tmp_path / "t"), "--detector-only", "--dump", str(dump)])
