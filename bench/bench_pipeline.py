@@ -1,6 +1,6 @@
 """End-to-end recognition (`vision.recognize`) on real labelled photos (cmd-v4 `hand_*`).
 
-Needs the trained models (models/detector.onnx, models/classifier.onnx).
+Needs the trained models (models/detector.onnx, models/classifier_fonts_int8.onnx).
 For each photo: seconds per photo, whether the tile count matches the
 labels, how many labelled tiles are read with the right code (box IoU >=
 0.5) before and after rule-aware decoding, and whether the hand equals the

@@ -11,7 +11,7 @@ float32 model on all but a few crops in a thousand (a test checks each
 shipped pair). The float32 export stays the trained model: fine-tunes
 start from it.
 
-    python -m datasets.quantize models/classifier.onnx --out models/classifier_int8.onnx \
+    python -m datasets.quantize models/classifier_fonts.onnx --out models/classifier_fonts_int8.onnx \
         --render RENDERS TABLES
 """
 

@@ -3,7 +3,8 @@
 Trains the tile detector, then the crop classifier, from scratch on cmd-v4
 (fixed seeds; the training photos listed in `datasets/cmdv4_excluded.txt`
 are skipped, see `datasets.label_check`) and exports both ONNX files into
-`models/`. About 2 hours on 2 free CPU cores; `--device cuda` uses a GPU
+`models/` (the reader runs the classifier quantized: `datasets.quantize` it
+into `classifier_fonts_int8.onnx`). About 2 hours on 2 free CPU cores; `--device cuda` uses a GPU
 (`--workers` background processes make the training views). `--render DIR`
 adds rendered scenes (35 % of the views of both models). Checkpoints go to
 `--runs` (outside the repository). On a borrowed GPU machine with little
@@ -44,7 +45,8 @@ def main(argv: list[str] | None = None) -> None:
     if a.only in (None, "classifier"):
         cls = train_classifier.parser().parse_args([
             "--epochs", str(a.cls_epochs), "--samples", "8000", "--width", "wide", *common, *render,
-            "--out", str(Path(a.runs) / "classifier"), "--export", str(MODELS / "classifier.onnx"),
+            "--out", str(Path(a.runs) / "classifier"),
+            "--export", str(MODELS / "classifier_fonts.onnx"),
         ])  # fmt: skip
         train_classifier.train(cls)
 

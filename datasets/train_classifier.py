@@ -577,7 +577,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--save-minutes", type=float, default=10, help="checkpoint this often")
     p.add_argument("--out", default="/work/data/runs/classifier")
     p.add_argument(
-        "--export", default=str(Path(__file__).resolve().parents[1] / "models" / "classifier.onnx")
+        "--export",
+        default=str(Path(__file__).resolve().parents[1] / "models" / "classifier_fonts.onnx"),
     )
     return p
 

@@ -32,16 +32,14 @@ INPUT = 64
 #: about five times faster on two cores, the same reading on all but a few crops in a
 #: thousand. The float32 file of the same name without `_int8` is the trained model,
 #: which fine-tunes start from (`trained_model`).
-DEFAULT_MODEL = MODEL_DIR / "classifier_int8.onnx"
-#: read with it, every tile: its fine-tune on many more rendered tile sets (the font
-#: styles too), which reads unfamiliar art better; averaged, the two read real photos
-#: as well as the first alone
-FONTS_MODEL = MODEL_DIR / "classifier_fonts_int8.onnx"
+#: The classifier that reads every tile: fine-tuned on many rendered tile sets (the
+#: font styles too), it reads unfamiliar art better than the model it started from,
+#: and real photos as well (docs/experiments.md, "One classifier a look").
+DEFAULT_MODEL = MODEL_DIR / "classifier_fonts_int8.onnx"
 #: a second classifier, trained on another mix than the first (half its views from
-#: rendered tile sets, no fine-tune on the detector's boxes), gives its opinion on the
-#: unsure tiles only; its fine-tune like `FONTS_MODEL`'s is averaged with it
-SECOND_MODEL = MODEL_DIR / "classifier_second_int8.onnx"
-SECOND_FONTS_MODEL = MODEL_DIR / "classifier_second_fonts_int8.onnx"
+#: rendered tile sets, no fine-tune on the detector's boxes), so it errs elsewhere: it
+#: gives its opinion on the unsure tiles only
+SECOND_MODEL = MODEL_DIR / "classifier_second_fonts_int8.onnx"
 
 
 def trained_model(path: Path) -> Path:
@@ -220,33 +218,37 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
+def _paths(models: str | Path | Sequence[str | Path]) -> list[Path]:
+    """One model path or several, as a list of paths."""
+    return [Path(models)] if isinstance(models, str | Path) else [Path(m) for m in models]
+
+
 class Classifier:
     """Classifies detected tiles; one onnxruntime CPU session per model."""
 
     def __init__(
         self,
-        model_path: str | Path | None = None,
+        model_path: str | Path | Sequence[str | Path] | None = None,
         flip_average: bool = True,
         row_view: bool = True,
         second_look: bool = True,
-        second_model: str | Path | Sequence[str | Path] | None = (SECOND_MODEL, SECOND_FONTS_MODEL),
+        second_model: str | Path | Sequence[str | Path] | None = SECOND_MODEL,
         config: VisionConfig = DEFAULT,
     ):
-        """`model_path` names one classifier to read with alone; by default the bundled
-        pair (`DEFAULT_MODEL`, `FONTS_MODEL`) is averaged. `second_model`: the classifier
-        or classifiers (averaged) `second_look` asks; None: none is asked."""
-        paths = [Path(model_path)] if model_path is not None else [DEFAULT_MODEL, FONTS_MODEL]
+        """`model_path` names the classifier to read with (default `DEFAULT_MODEL`), or
+        several to average. `second_model`: the classifier or classifiers (averaged)
+        `second_look` asks; None: none is asked."""
+        paths = _paths(model_path if model_path is not None else DEFAULT_MODEL)
         self.models = [CropModel(p, "classifier") for p in paths]
         self.vision = config  # the row views find the rows with `config.rows`
         self.config: ClassifyConfig = config.classify
         self.flip_average = flip_average
         self.row_view = row_view  # also read each tile turned square to its row (`row_crops`)
         self.again = second_look  # read unsure tiles from more views (`second_look`)
-        #: the second classifiers (`SECOND_MODEL`...) that `second_look` asks; None: not asked
+        #: the second classifiers (`SECOND_MODEL`) that `second_look` asks; None: not asked
         self.second = None
         if second_model:
-            seconds = [second_model] if isinstance(second_model, str | Path) else second_model
-            self.second = [CropModel(Path(p), "classifier") for p in seconds]
+            self.second = [CropModel(p, "classifier") for p in _paths(second_model)]
 
     def probs(self, crops: np.ndarray) -> np.ndarray:
         """Class probabilities (N,43) of upright crops (N,64,64,3) BGR uint8 (the models'

@@ -177,8 +177,10 @@ def test_concurrent_calls_share_nothing_mutable() -> None:
 
 
 @pytest.mark.skipif(
-    not ((MODELS / "detector.onnx").is_file() and (MODELS / "classifier_int8.onnx").is_file()),
-    reason="trained models (models/detector.onnx, models/classifier_int8.onnx) are not present",
+    not (
+        (MODELS / "detector.onnx").is_file() and (MODELS / "classifier_fonts_int8.onnx").is_file()
+    ),
+    reason="trained models (models/detector.onnx, models/classifier_fonts_int8.onnx) are not present",
 )
 def test_real_models_on_a_plain_photo() -> None:
     out = recognize(_png(640, 480), "plain.png")
