@@ -41,11 +41,15 @@ import json
 import time
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from datasets.render import label_box
+
+if TYPE_CHECKING:
+    from vision.detect import Detector
 
 MATCH_IOU = 0.5
 SIZE_BINS = (0, 12, 18, 25, 35, 50, 80, 10_000)
@@ -296,9 +300,11 @@ def whole(
     print("\n".join(tally.rows()))
 
 
-def _read(path: Path, long_side: int | None, detector) -> tuple[dict, float, float]:
+def _read(
+    path: Path, long_side: int | None, detector: Detector | None
+) -> tuple[dict, float, float]:
     """The reader's output for one scene, the factor back to its rendered pixels, and the
-    seconds it took."""
+    seconds it took (apart from the counting, so the time is the reader's alone)."""
     from vision.pipeline import recognize_image
 
     image, k = _photo(path, long_side)
@@ -344,6 +350,7 @@ class Whole:
                 "fourth_seen": seen, "fourth_shown": shown}  # fmt: skip
 
     def rows(self) -> list[str]:
+        """The summary printed after the last scene."""
         t, k, s = self.tiles, self.kinds, self.seconds
         fa, fh, ft = self.fourth_all, self.fourth_hand, self.fourth_table
         return [

@@ -37,8 +37,8 @@ INPUT = 64
 #: and real photos as well (docs/experiments.md, "One classifier a look").
 DEFAULT_MODEL = MODEL_DIR / "classifier_fonts_int8.onnx"
 #: a second classifier, trained on another mix than the first (half its views from
-#: rendered tile sets, no fine-tune on the detector's boxes), so it errs elsewhere: it
-#: gives its opinion on the unsure tiles only
+#: rendered tile sets), so it errs elsewhere: it gives its opinion on the unsure tiles
+#: only
 SECOND_MODEL = MODEL_DIR / "classifier_second_fonts_int8.onnx"
 
 
@@ -220,7 +220,10 @@ def softmax(logits: np.ndarray) -> np.ndarray:
 
 def _paths(models: str | Path | Sequence[str | Path]) -> list[Path]:
     """One model path or several, as a list of paths."""
-    return [Path(models)] if isinstance(models, str | Path) else [Path(m) for m in models]
+    paths = [Path(models)] if isinstance(models, str | Path) else [Path(m) for m in models]
+    if not paths:
+        raise ValueError("a classifier needs at least one model")
+    return paths
 
 
 class Classifier:

@@ -90,6 +90,9 @@ def test_dump_writes_each_scene_as_the_summary_counts_it(tmp_path, capsys) -> No
     assert [x["true_hand"] for x in lines] == [m["hand"] for m in metas]
     found, labels = sum(x["found"] for x in lines), sum(x["labels"] for x in lines)
     assert f"recall {found / labels:.3f}" in summary
+    named, false = sum(x["named"] for x in lines), sum(x["false"] for x in lines)
+    assert f"kinds named right: {named}/{found} " in summary
+    assert f"precision {1 - false / max(1, found + false):.3f}" in summary
     right = sum(x["right"] for x in lines)
     assert f"winner's hand right (a kong lying face down marked to be named): {right}/2" in summary
     with pytest.raises(SystemExit):

@@ -46,7 +46,11 @@ def test_several_classifiers_given_are_averaged() -> None:
     want = (first.probs(crops) + second.probs(crops)) / 2
     np.testing.assert_allclose(both.probs(crops), want, atol=1e-5)
     assert np.abs(first.probs(crops) - second.probs(crops)).max() > 1e-3
-    np.testing.assert_allclose(Classifier().second_probs(crops), second.probs(crops), atol=1e-5)
+    reader = Classifier()  # the bundled reader: one classifier a look, one second opinion
+    np.testing.assert_allclose(reader.probs(crops), first.probs(crops), atol=1e-5)
+    np.testing.assert_allclose(reader.second_probs(crops), second.probs(crops), atol=1e-5)
+    with pytest.raises(ValueError):
+        Classifier([])
 
 
 def test_cut_turns_wide_boxes_upright() -> None:
