@@ -107,8 +107,9 @@ class ClassifyConfig:
     square: float = 1.15
     #: the row view's crop size against the tile's rectangle from the row's spacing
     row_crop: float = 1.0
-    #: a tile whose likeliest class is less probable than this is read from more views
-    unsure: float = 0.7
+    #: a tile whose likeliest class is less probable than this is read from more views and
+    #: by the second classifier (most of a hand's tiles read surer; the rest pay for it)
+    unsure: float = 0.9
     #: an unsure tile's box widened this much (a little body and table steady a known set)
     #: weighs this much against the first two views' one
     wider_box: float = 1.12

@@ -207,12 +207,12 @@ def test_boxes_found_twice_or_alone_are_still_read(classifier: Classifier) -> No
 
 
 def _sure_when_framed_in_red(crops: np.ndarray) -> np.ndarray:
-    """Stand-in model: sure of 1m (0.83) when a crop shows the red table around the tile,
+    """Stand-in model: sure of 1m (0.92) when a crop shows the red table around the tile,
     else unsure (2m at 0.49): the tile's face alone does not settle it."""
     out = np.full((len(crops), len(CODES)), 0.01, np.float32)
     for k, c in enumerate(crops):
         red = ((c[..., 2] > 200) & (c[..., 0] < 50)).mean() > 0.1
-        out[k, CODES.index("1m" if red else "2m")] = 2.0 if red else 0.4
+        out[k, CODES.index("1m" if red else "2m")] = 5.0 if red else 0.4
     return out / out.sum(axis=1, keepdims=True)
 
 
@@ -288,7 +288,7 @@ def test_the_second_classifier_settles_only_unsure_tiles(
 
     asked.clear()
     monkeypatch.setattr(classifier, "second", object())
-    monkeypatch.setattr(classifier, "probs", _sure_of("2m", 0.9))
+    monkeypatch.setattr(classifier, "probs", _sure_of("2m", 0.97))
     (sure,) = classifier(img, det)
     assert sure.chosen == "2m" and asked == []
 
