@@ -1,15 +1,15 @@
 """Quantize a trained tile classifier to 8-bit integers for the reader.
 
 A whole table shows about 130 tiles, and the hand's candidates are read
-from several views by a classifier (the unsure ones by a second): in float32 that reading is most of
-a photo's time on two cores. The same network in int8 (onnxruntime's
+from several views by a classifier (the unsure ones by a second): in
+float32 that reading is most of a photo's time on two cores. The same network in int8 (onnxruntime's
 static quantization, weights per channel, activations calibrated on crops
 cut as run time cuts them) runs about five times faster on CPUs with
 8-bit dot products (AVX-512 VNNI, AVX-VNNI; measured on such a CPU only:
 without them it may gain less and round more coarsely) and names the same tile as the
 float32 model on all but a few crops in a thousand (a test checks each
-shipped float32/int8 pair). The float32 export stays the trained model: fine-tunes
-start from it.
+shipped float32/int8 pair). The float32 export stays the trained model:
+fine-tunes start from it.
 
     python -m datasets.quantize models/classifier_fonts.onnx --out models/classifier_fonts_int8.onnx \
         --render RENDERS TABLES

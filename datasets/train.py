@@ -5,7 +5,8 @@ Trains the tile detector, then the crop classifier, from scratch on cmd-v4
 are skipped, see `datasets.label_check`) and exports both ONNX files into
 `models/`, in place of the shipped ones (the classifier's fine-tune
 lineage and checkpoint then no longer describe it; the reader runs it
-quantized: `datasets.quantize` it into `classifier_fonts_int8.onnx`). About 2 hours on 2 free CPU cores; `--device cuda` uses a GPU
+quantized: `datasets.quantize` it into `classifier_fonts_int8.onnx`).
+About 2 hours on 2 free CPU cores; `--device cuda` uses a GPU
 (`--workers` background processes make the training views). `--render DIR`
 adds rendered scenes (35 % of the views of both models). Checkpoints go to
 `--runs` (outside the repository). On a borrowed GPU machine with little

@@ -34,7 +34,7 @@ INPUT = 64
 #: which fine-tunes start from (`trained_model`).
 #: The classifier that reads every tile: fine-tuned on many rendered tile sets (the
 #: font styles too), it reads unfamiliar art better than the model it started from,
-#: and real photos as well (docs/experiments.md, "One classifier a look").
+#: and real photos as well (docs/experiments.md, thirteenth round).
 DEFAULT_MODEL = MODEL_DIR / "classifier_fonts_int8.onnx"
 #: a second classifier, trained on another mix than the first (half its views from
 #: rendered tile sets), so it errs elsewhere: it gives its opinion on the unsure tiles

@@ -15,14 +15,14 @@ import pytest
 
 from scorer.tiles import INDEX
 from vision import recognize
+from vision.classify import DEFAULT_MODEL as CLASSIFIER_MODEL
 from vision.decode import decode
+from vision.detect import DEFAULT_MODEL as DETECTOR_MODEL
 from vision.errors import PhotoError
 from vision.layout import read_layout
 from vision.pipeline import read_hand, recognize_path
 from vision.synthetic import GAP, L, W, full_layout, probs_for, reads_for, row, turn
 from vision.types import Detection, TileRead
-
-MODELS = Path(__file__).resolve().parents[2] / "models"
 
 
 class FakeModels:
@@ -177,10 +177,8 @@ def test_concurrent_calls_share_nothing_mutable() -> None:
 
 
 @pytest.mark.skipif(
-    not (
-        (MODELS / "detector.onnx").is_file() and (MODELS / "classifier_fonts_int8.onnx").is_file()
-    ),
-    reason="trained models (models/detector.onnx, models/classifier_fonts_int8.onnx) are not present",
+    not (DETECTOR_MODEL.is_file() and CLASSIFIER_MODEL.is_file()),
+    reason=f"trained models ({DETECTOR_MODEL}, {CLASSIFIER_MODEL}) are not present",
 )
 def test_real_models_on_a_plain_photo() -> None:
     out = recognize(_png(640, 480), "plain.png")
