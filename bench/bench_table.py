@@ -319,17 +319,21 @@ class Whole:
     def __init__(self) -> None:
         self.tiles, self.hands, self.losses = Tally(), Hands(), HandTiles()
         self.kinds: Counter = Counter()
+        #: (the tile's place on the table, the region the reader put it in) of tiles found
+        self.regions: Counter = Counter()
         self.fourth_all, self.fourth_hand, self.fourth_table = Counter(), Counter(), Counter()
         self.seconds: list[float] = []
 
     def add(self, path: Path, meta: dict, out: dict, k: float, seconds: float) -> dict:
         """Count one scene's reading; returns its line for `--dump`."""
         self.seconds.append(seconds)
-        found = list(out["tiles"]) + [t for g in out.get("ignored", []) for t in g["tiles"]]
+        found = [{**t, "region": "hand"} for t in out["tiles"]]
+        found += [{**t, "region": g["kind"]} for g in out.get("ignored", []) for t in g["tiles"]]
         found = [_scaled(t, k) for t in found]
         labels = _labels(meta)
         pairs = match([t["box"] for t in labels], [t["box"] for t in found])
         self.tiles.add(labels, len(found), pairs, _group_of)
+        self.regions.update((_group_of(labels[ti]), found[fi]["region"]) for ti, fi in pairs)
         named = sum(labels[ti]["code"] == found[fi]["tile"] for ti, fi in pairs)
         self.kinds.update(total=len(pairs), right=named)
         if _hand_in_view(meta):  # a hand cut by the photo's edge has tiles no label shows
@@ -349,6 +353,16 @@ class Whole:
                 "false": len(found) - len(pairs), "named": named,
                 "fourth_seen": seen, "fourth_shown": shown}  # fmt: skip
 
+    def region_rows(self) -> list[str]:
+        """Where the reader put the tiles found, by where they lie (a pond's tiles put with
+        a hand do not count for 和绝张)."""
+        rows = ["regions the tiles found were put in:"]
+        for place in sorted({p for p, _ in self.regions}):
+            put = {r: n for (p, r), n in self.regions.items() if p == place}
+            share = ", ".join(f"{r} {n}" for r, n in sorted(put.items(), key=lambda x: -x[1]))
+            rows.append(f"  {place:24s} {share}")
+        return rows
+
     def rows(self) -> list[str]:
         """The summary printed after the last scene."""
         t, k, s = self.tiles, self.kinds, self.seconds
@@ -358,6 +372,7 @@ class Whole:
             f"tiles found: recall {t.recall():.3f}, precision {t.precision():.3f}",
             *t.rows(),
             f"kinds named right: {k['right']}/{k['total']} ({k['right'] / max(1, k['total']):.3f})",
+            *self.region_rows(),
             *self.hands.rows(),
             *self.losses.rows(),
             f"和绝张 right where the photo decides it: {fa['right']}/{fa['scenes']}; where the "

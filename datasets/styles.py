@@ -6,6 +6,11 @@ measured on such sets, so two styles never enter a training mix:
 - ``kde_traditional``: ivory faces with index numerals, all 42 faces;
 - ``mahjax``: Japanese line art (34 faces, no flowers).
 
+npm's ``riichi-mahjong-tiles`` (MIT, React components) is not taken as
+training art either: it draws in colour the designs that ``mahjax``'s line
+art traces (the same 1s peacock, the same 3m), so it would teach the
+held-out set.
+
 Every other style of the art cache trains (see `datasets.art`), and so do
 the styles drawn here: `fonts` (`datasets.scene.fontfaces`), `pips`
 (`datasets.scene.pipfaces`) and `index` (`datasets.scene.indexfaces`).

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bench.bench_table import fourth_in_view
@@ -93,6 +95,11 @@ def test_dump_writes_each_scene_as_the_summary_counts_it(tmp_path, capsys) -> No
     named, false = sum(x["named"] for x in lines), sum(x["false"] for x in lines)
     assert f"kinds named right: {named}/{found} " in summary
     assert f"precision {1 - false / max(1, found + false):.3f}" in summary
+    block = summary.split("regions the tiles found were put in:\n")[1].split(
+        "\nwinner's hand exact"
+    )[0]
+    put = [int(n) for row in block.splitlines() for n in re.findall(r" (\d+)(?:,|$)", row)]
+    assert sum(put) == found  # every tile found is counted once, under where it lies
     right = sum(x["right"] for x in lines)
     assert f"winner's hand right (a kong lying face down marked to be named): {right}/2" in summary
     with pytest.raises(SystemExit):
