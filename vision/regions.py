@@ -258,9 +258,9 @@ def _row_direction(centre: np.ndarray) -> np.ndarray:
     return np.array([np.cos(angle), np.sin(angle)])
 
 
-def _longest_row(boxes: np.ndarray) -> int:
-    """Tiles in the longest run of a piece: centres within half a tile of one line along its
-    rows (`_row_direction`), a pond's rows of six or a hand's one long row."""
+def _longest_row(boxes: np.ndarray, band: float) -> int:
+    """Tiles in the longest run of a piece: centres within `band` tile sizes of one line
+    along its rows (`_row_direction`), a pond's rows of six or a hand's one long row."""
     centre = np.stack([boxes[:, 0] + boxes[:, 2], boxes[:, 1] + boxes[:, 3]], axis=1) / 2
     if len(centre) < 3:
         return len(centre)
@@ -268,7 +268,7 @@ def _longest_row(boxes: np.ndarray) -> int:
     normal = np.array([-along[1], along[0]])
     size = np.abs(normal) @ np.stack([boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]])
     offset = centre @ normal
-    return int(max(np.sum(np.abs(offset - o) < 0.5 * np.median(size)) for o in offset))
+    return int(max(np.sum(np.abs(offset - o) < band * np.median(size)) for o in offset))
 
 
 def name_of(
@@ -320,7 +320,7 @@ def face_up_kind(tiles: list[int], boxes: np.ndarray, config: RegionsConfig) -> 
     """A face-up group that is not the hand: a hand pushed over in a row longer than a pond's
     (`_longest_row`), else a meld of three or four, a pond, a stray tile."""
     idx = np.array(tiles)
-    if _longest_row(boxes[idx]) > config.pond_row:
+    if _longest_row(boxes[idx], config.row_band) > config.pond_row:
         return "other_hand"
     if len(tiles) in (3, 4):
         return "other_meld"

@@ -346,6 +346,24 @@ def test_a_pond_is_told_from_a_hand_pushed_over_however_the_photo_is_turned(degr
     assert face_up_kind(list(range(13)), _turned(row, degrees), cfg) == "other_hand"
 
 
+@pytest.mark.parametrize("degrees", [0.0, 10.0, -90.0])
+def test_a_pond_seen_from_a_seat_is_a_pond_and_a_ragged_hand_row_a_hand(degrees) -> None:
+    """A pond's row of six and the first tile of its next row, as the detector found them
+    on a rendered table seen from a seat (the rows slant a little in the photo): still a
+    pond, whose tiles count for 和绝张, not a row of seven read as a hand pushed over. A
+    hand pushed over, its tiles a little out of line, is still one row."""
+    from vision.config import RegionsConfig
+    from vision.regions import face_up_kind
+
+    pond = [(0, 0, 30, 38), (26, 2, 54, 37), (50, 2, 79, 38), (74, 4, 102, 42),
+            (102, 6, 128, 34), (127, 7, 153, 39), (127, 30, 153, 65)]  # fmt: skip
+    jitter = [0.0, 3.0, -2.0, 4.0, -3.0, 1.0, -4.0, 2.0, 0.0, 3.0, -1.0, -3.0, 2.0]
+    row = [(50.0 * x, dy, 50.0 * x + 49, dy + 40) for x, dy in enumerate(jitter)]
+    cfg = RegionsConfig()
+    assert face_up_kind(list(range(7)), _turned(pond, degrees), cfg) == "discards"
+    assert face_up_kind(list(range(13)), _turned(row, degrees), cfg) == "other_hand"
+
+
 def test_ponds_touching_at_the_centre_are_each_a_pond() -> None:
     """Two ponds that touch, each facing its own player, are two ponds (their tiles count for
     和绝张), not one long row read as a hand pushed over."""
