@@ -206,8 +206,8 @@ class RegionsConfig:
     #: the most tiles in one row of a discard pond
     pond_row: int = 6
     #: a tile is in a row when its centre lies this near the row's line, in tile sizes
-    #: across the row: a pond's rows lie a tile apart, and seen at a slant half a tile
-    #: took a neighbouring row's end tile into a row of six
+    #: across the row: seen from a seat a pond's rows slant, and a wider band takes the
+    #: next row's end tile into a row of six
     row_band: float = 0.3
     #: a piece deeper than this across its row (in tile sizes) is rows behind rows (a
     #: pond), never the hand's row that a meld in front of it belongs to
