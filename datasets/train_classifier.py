@@ -394,6 +394,21 @@ def rendered_crops(args: argparse.Namespace, out_dir: Path, rng: np.random.Gener
     return out
 
 
+def check_render_crops(args: argparse.Namespace, rng: np.random.Generator) -> Crops | None:
+    """Crops of `--check-render`: scenes in tile art the run never trains on, whose accuracy
+    each epoch tells how the run reads unfamiliar art (the check crops are of familiar
+    art). Refused when the folder is also one the run trains on."""
+    if not args.check_render:
+        return None
+    check = Path(args.check_render).resolve()
+    trained = {Path(r).resolve() for r in (args.render or "").split(",") if r}
+    if check in trained:
+        raise SystemExit(f"--check-render {args.check_render} is also trained on (--render)")
+    if not (check / "images").is_dir():
+        raise SystemExit(f"--check-render {args.check_render}: no images/ folder there")
+    return load_render(check, rng, args.check_images, args.workers)
+
+
 def view_weights(labels: np.ndarray, rendered: np.ndarray, render_share: float) -> np.ndarray:
     """Each crop's chance to give a view: rarer classes more, and the rendered crops a fixed
     share of all views."""
@@ -431,6 +446,7 @@ def train(args: argparse.Namespace) -> None:
     real = (np.concatenate([crops, bcrops]),
             np.concatenate([labels, np.full(len(bcrops), BACK_INDEX, np.int64)]),
             np.concatenate([sizes, bsizes]))  # fmt: skip
+    unfamiliar = check_render_crops(args, rng)
     rendered = rendered_crops(args, out_dir, rng)
     crops, labels, sizes = _joined(real, rendered)
     is_rendered = np.arange(len(crops)) >= len(real[0])
@@ -456,6 +472,8 @@ def train(args: argparse.Namespace) -> None:
         m = evaluate(model, vcrops, vlabels, vsizes) if len(vcrops) else {}
         if dvalid is not None and len(dvalid[0]):
             m["detector_boxes_acc"] = evaluate(model, *dvalid)["acc"]
+        if unfamiliar is not None and len(unfamiliar[0]):
+            m["unfamiliar_acc"] = evaluate(model, *unfamiliar)["acc"]
         return {k: round(float(v), 4) for k, v in m.items()}
 
     total = args.samples // args.batch * args.epochs
@@ -484,7 +502,9 @@ def train(args: argparse.Namespace) -> None:
         ledger.append_log(
             {"model": Path(args.resume).stem, "steps_before": steps_before,
              "steps_after": run.steps, "seconds": round(run.elapsed(), 1),
-             "device": str(device), "data": {"crops": len(crops), "render": args.render},
+             "device": str(device),
+             "data": {"crops": len(crops), "render": args.render,
+                      "check_render": args.check_render},
              "exported": f"{Path(args.export).name} from {final.name}",
              "figures_before": before, "figures": check()},
             Path(args.log),
@@ -520,6 +540,12 @@ def parser() -> argparse.ArgumentParser:
         help="rendered scenes (images/ and labels/); several folders comma-separated",
     )  # fmt: skip
     p.add_argument("--render-images", type=int, default=1500)
+    p.add_argument(
+        "--check-render", default=None,
+        help="rendered scenes in art the run never trains on: their accuracy each epoch "
+        "(unfamiliar_acc) judges the run on unfamiliar art without the held-out sets",
+    )  # fmt: skip
+    p.add_argument("--check-images", type=int, default=300, help="scenes of --check-render")
     p.add_argument(
         "--render-share", type=float, default=0.4, help="share of training views from renders"
     )

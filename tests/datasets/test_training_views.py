@@ -256,3 +256,35 @@ def test_crops_cut_at_other_detectors_are_cached_apart() -> None:
     run = argparse.Namespace(detector=None, table_detector="run8.onnx")
     assert _cache_name("det_crops", shipped) != _cache_name("det_crops", run)
     assert _cache_name("det_crops", run) == _cache_name("det_crops", run)
+
+
+def test_a_check_of_unfamiliar_art_is_never_trained_on(tmp_path: Path) -> None:
+    """`--check-render` reads scenes in art the run does not train on, to judge it on
+    unfamiliar art: the same folder given to train on is refused, as is a folder with no
+    scenes; a rendered folder gives its tiles' crops and labels."""
+    pytest.importorskip("torch", reason="torch is a training extra")
+    pytest.importorskip("tqdm", reason="tqdm is a training extra")
+    from datasets.render import main as render
+    from datasets.train_classifier import check_render_crops, parser
+
+    for name, seed in (("train", "1"), ("check", "2")):
+        render(["--styles", "builtin", "--kind", "hand", "--count", "2", "--seed", seed,
+                "--size", "400", "--workers", "1", "--out", str(tmp_path / name)])  # fmt: skip
+    rng = np.random.default_rng(0)
+    args = parser().parse_args(["--render", str(tmp_path / "train")])
+    assert check_render_crops(args, rng) is None  # no check asked
+    same = parser().parse_args(
+        ["--render", f"{tmp_path / 'check'},{tmp_path / 'train'}", "--check-render",
+         str(tmp_path / "train" / ".." / "train")]
+    )  # fmt: skip
+    with pytest.raises(SystemExit, match="also trained on"):
+        check_render_crops(same, rng)
+    empty = parser().parse_args(["--check-render", str(tmp_path / "none")])
+    with pytest.raises(SystemExit, match="no images"):
+        check_render_crops(empty, rng)
+    args = parser().parse_args(
+        ["--render", str(tmp_path / "train"), "--check-render", str(tmp_path / "check")]
+    )
+    crops, labels, sizes = check_render_crops(args, rng)
+    assert len(crops) == len(labels) == len(sizes) >= 28  # two hands of at least 14 tiles
+    assert labels.min() >= 0 and labels.max() < 43
