@@ -446,7 +446,8 @@ def train(args: argparse.Namespace) -> None:
     real = (np.concatenate([crops, bcrops]),
             np.concatenate([labels, np.full(len(bcrops), BACK_INDEX, np.int64)]),
             np.concatenate([sizes, bsizes]))  # fmt: skip
-    unfamiliar = check_render_crops(args, rng)
+    # its own generator: asking for the check leaves the scenes trained on as they were
+    unfamiliar = check_render_crops(args, np.random.default_rng(args.seed + 1))
     rendered = rendered_crops(args, out_dir, rng)
     crops, labels, sizes = _joined(real, rendered)
     is_rendered = np.arange(len(crops)) >= len(real[0])
