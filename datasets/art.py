@@ -55,6 +55,13 @@ APT_PACKAGES = (
     "fonts-arphic-uming",
     "fonts-wqy-zenhei",
     "fonts-wqy-microhei",
+    "fonts-cwtex-heib",
+    "fonts-cwtex-fs",
+    "fonts-lxgw-wenkai",
+    "fonts-ipafont-mincho",
+    "fonts-vlgothic",
+    "fonts-cwtex-yen",  # the check fonts (fontfaces.CHECK_FONTS), never trained on
+    "fonts-klee",
 )
 PIP_PACKAGES = ("mahjong-learner", "mahjax")
 NPM_TARBALLS = ("https://registry.npmjs.org/mj-tiles/-/mj-tiles-0.2.0.tgz",)

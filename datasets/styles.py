@@ -14,6 +14,8 @@ held-out set.
 Every other style of the art cache trains (see `datasets.art`), and so do
 the styles drawn here: `fonts` (`datasets.scene.fontfaces`), `pips`
 (`datasets.scene.pipfaces`) and `index` (`datasets.scene.indexfaces`).
+The `checkfonts` styles write with fonts no training mix uses; a run reads
+them as unfamiliar writing (`train_classifier --check-render`).
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ def resolve_styles(spec: str, cache: Path = DEFAULT_CACHE) -> list[str]:
             installed = fontfaces.style_names()
             baked = {s for s in available_styles(cache) if fontfaces.is_font_style(s)}
             names += installed + sorted(baked - set(installed))
+        elif part == "checkfonts":  # fonts kept out of training, to check a run
+            names += fontfaces.style_names(check=True)
         elif part == "pips":  # pip designs drawn by `datasets.scene.pipfaces`
             names += pipfaces.style_names()
         elif part == "index":  # training styles squeezed beside a large corner index
@@ -56,6 +60,7 @@ def resolve_styles(spec: str, cache: Path = DEFAULT_CACHE) -> list[str]:
     if not names:
         raise ValueError("no style given")
     have = set(available_styles(cache)) | {BUILTIN} | set(fontfaces.style_names())
+    have |= set(fontfaces.style_names(check=True))
     have |= set(pipfaces.style_names()) | set(indexfaces.style_names())
     missing = [n for n in names if n not in have]
     if missing:

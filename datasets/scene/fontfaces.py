@@ -4,7 +4,8 @@ The classifier fails most on tile sets whose writing it has not seen: one
 held-out set's 六 and 九, written small beside an index numeral, are read
 as each other, its 伍 (a formal 5) as 九, its framed 白 as 7p. The drawn
 styles of the art cache offer a handful of hands; the fonts installed with
-the art (`datasets.art.APT_PACKAGES`: kai, ming and two hei faces) write the
+the art (`datasets.art.APT_PACKAGES`: kai, ming, hei, fangsong and
+Japanese mincho and gothic faces) write the
 same characters in other hands, sizes and layouts. Each `fontface_*` style
 is one font with one layout drawn from its name (numeral size and form,
 萬 or 万, a corner index, the frame of 白, ink colours); its dots and
@@ -36,6 +37,18 @@ FONTS: dict[str, tuple[str, int]] = {
     "ming": ("/usr/share/fonts/truetype/arphic/uming.ttc", 0),
     "zenhei": ("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", 0),
     "microhei": ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", 0),
+    "cwheib": ("/usr/share/fonts/truetype/cwtex/cwheib.ttf", 0),  # heavy hei
+    "cwfs": ("/usr/share/fonts/truetype/cwtex/cwfs.ttf", 0),  # fangsong
+    "wenkai": ("/usr/share/fonts/truetype/lxgw-wenkai/LXGWWenKai-Regular.ttf", 0),
+    "ipamincho": ("/usr/share/fonts/opentype/ipafont-mincho/ipam.ttf", 0),  # Japanese
+    "vlgothic": ("/usr/share/fonts/truetype/vlgothic/VL-Gothic-Regular.ttf", 0),
+}
+#: fonts no training mix writes with: scenes in them are writing a run has never
+#: seen (`train_classifier --check-render`), to choose among checkpoints without
+#: the held-out sets; the `checkfonts` styles of `datasets.styles`
+CHECK_FONTS: dict[str, tuple[str, int]] = {
+    "cwyen": ("/usr/share/fonts/truetype/cwtex/cwyen.ttf", 0),  # rounded
+    "klee": ("/usr/share/fonts/truetype/klee/KleeOne-SemiBold.ttf", 0),  # Japanese pen
 }
 #: layouts per font
 VARIANTS = 10
@@ -73,11 +86,12 @@ INKS = {  # BGR
 }
 
 
-def style_names() -> list[str]:
-    """The font styles whose font is installed."""
+def style_names(check: bool = False) -> list[str]:
+    """The font styles whose font is installed: training ones, or with `check` those
+    of `CHECK_FONTS`."""
     return [
         f"fontface_{stem}_{k}"
-        for stem, (path, _) in FONTS.items()
+        for stem, (path, _) in (CHECK_FONTS if check else FONTS).items()
         if Path(path).exists()
         for k in range(VARIANTS)
     ]
@@ -325,9 +339,10 @@ def font_faces(style: str) -> dict[str, np.ndarray]:
     from datasets.scene.faces import style_faces
 
     _, stem, k = style.split("_")
-    font = FONTS[stem]
+    stems = {**FONTS, **CHECK_FONTS}
+    font = stems[stem]
     rng = np.random.default_rng(zlib.crc32(style.encode()))
-    faces = dict(style_faces(DRAWN[(list(FONTS).index(stem) + int(k)) % len(DRAWN)]))
+    faces = dict(style_faces(DRAWN[(list(stems).index(stem) + int(k)) % len(DRAWN)]))
     num_ink = INKS[str(rng.choice(["black", "blue", "black"]))]
     wind_ink = INKS[str(rng.choice(["black", "blue", "green"]))]
     wan = str(rng.choice(["萬", "萬", "万"]))

@@ -35,6 +35,22 @@ def test_every_font_style_is_a_whole_set_of_training_art() -> None:
     assert set(fontfaces.DRAWN) <= set(TRAIN_STYLES)
 
 
+def test_the_check_fonts_never_write_a_training_style() -> None:
+    """The `checkfonts` styles judge a run on writing it has never seen (`train_classifier
+    --check-render`): no training spec names them, and each is a whole set whose
+    characters carry ink (a font lacking a glyph would draw nothing or a box)."""
+    check = fontfaces.style_names(check=True)
+    if not check:
+        pytest.skip("check fonts not installed: python -m datasets.art install")
+    assert resolve_styles("checkfonts") == check
+    assert not set(check) & set(resolve_styles("train,fonts,pips,index"))
+    for name in check[:: fontfaces.VARIANTS]:
+        faces = style_faces(name)
+        assert set(faces) == {c for c in CODES if c != BACK}
+        for code in WRITTEN:
+            assert (faces[code].astype(int).sum(axis=2) < 500).mean() > 0.01, (name, code)
+
+
 def test_characters_are_written_and_told_apart() -> None:
     """The written faces carry ink, no two of a style alike; the same tile differs from
     one font style to another (that is the point: other hands for the same character)."""
@@ -72,7 +88,7 @@ def test_flowers_are_drawn_as_sets_print_them() -> None:
         flowers = [faces[c].astype(np.int16) for c in fontfaces.FLOWERS]
         for face in flowers:
             colour = (face.max(axis=2) - face.min(axis=2) > 60).mean()
-            assert colour > 0.01, name
+            assert colour > 0.005, name  # a pale pink star is about the least
         diffs = [np.abs(flowers[i] - flowers[j]).mean() for i in range(8) for j in range(i)]
         assert min(diffs) > 1.0, name
     drawn = style_faces(fontfaces.DRAWN[0])

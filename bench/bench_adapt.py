@@ -1,0 +1,104 @@
+"""How much a table gains from the tiles its players named (`vision.exemplars`).
+
+At a table the same tile set is photographed hand after hand. Here the
+scenes of each style of a rendered folder are read in turn, as one table's
+photos: each photo is read with the exemplars of the hands named before it
+(the newest `ExemplarConfig.most`), then its hand is named as a player who
+corrects the misread tiles and scores the hand would: every tile of the
+result's hand that covers a labelled face-up tile (IoU at least 0.5)
+becomes an exemplar with the label's code. Each photo is also read without
+exemplars, so the two columns compare the same photos.
+
+    python -m bench.bench_adapt DIR [--after K] [--limit N]
+
+Prints per style and in all the hands read right (exact, as
+`bench.bench_heldout` counts them) among the photos read after at least
+`--after` named hands, without and with the exemplars.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from bench.bench_heldout import read_right
+from vision.config import DEFAULT
+from vision.pipeline import recognize
+
+#: a result tile names a labelled tile when their boxes overlap this much
+MATCH_IOU = 0.5
+
+
+def iou(a: list[float], b: list[float]) -> float:
+    """Intersection over union of two boxes (x1, y1, x2, y2)."""
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = w * h
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def named(out: dict[str, Any], meta: dict[str, Any]) -> list[dict[str, str]]:
+    """The exemplars a player gives by naming the hand of `out`: each hand tile with a
+    look that covers a labelled face-up tile, with that tile's code."""
+    faces = [t for t in meta["tiles"] if not t["face_down"]]
+    given = []
+    for tile in out["tiles"]:
+        if not tile.get("look"):
+            continue
+        best = max(faces, key=lambda t: iou(tile["box"], t["box"]), default=None)
+        if best is not None and iou(tile["box"], best["box"]) >= MATCH_IOU:
+            given.append({"tile": best["code"], "look": tile["look"]})
+    return given
+
+
+def scenes_by_style(root: Path, limit: int | None) -> dict[str, list[tuple[Path, dict]]]:
+    """Each style's scenes in their order: (image path, labels)."""
+    out: dict[str, list[tuple[Path, dict]]] = defaultdict(list)
+    for meta_path in sorted((root / "meta").glob("*.json"))[:limit]:
+        meta = json.loads(meta_path.read_text())
+        image = next((root / "images").glob(meta_path.stem + ".*"))
+        out[meta["style"]].append((image, meta))
+    return out
+
+
+def run_style(scenes: list[tuple[Path, dict]], after: int, bar: tqdm) -> tuple[int, int, int]:
+    """(photos counted, right without exemplars, right with them) for one table's photos."""
+    memory: list[dict[str, str]] = []
+    counted = plain = leaning = 0
+    for k, (image, meta) in enumerate(scenes):
+        data = image.read_bytes()
+        out = recognize(data, image.name, exemplars=memory[-DEFAULT.exemplars.most :])
+        if k >= after:
+            counted += 1
+            leaning += read_right(out, meta)[1]
+            plain += read_right(recognize(data, image.name), meta)[1]
+        memory += named(out, meta)
+        bar.update()
+    return counted, plain, leaning
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.bench_adapt", description=__doc__)
+    ap.add_argument("root", type=Path, help="rendered scenes (datasets.render)")
+    ap.add_argument("--after", type=int, default=1, help="count photos after this many named")
+    ap.add_argument("--limit", type=int, default=None, help="the first N scenes only")
+    args = ap.parse_args(argv)
+    styles = scenes_by_style(args.root, args.limit)
+    total = [0, 0, 0]
+    with tqdm(total=sum(map(len, styles.values())), desc="photos", unit="photo") as bar:
+        rows = {s: run_style(sc, args.after, bar) for s, sc in sorted(styles.items())}
+    for style, (n, plain, leaning) in rows.items():
+        print(f"{style}: {n} photos after {args.after} named: right {plain} -> {leaning}")
+        total = [t + v for t, v in zip(total, (n, plain, leaning), strict=True)]
+    print(f"all: {total[0]} photos: hands right {total[1]} -> {total[2]}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

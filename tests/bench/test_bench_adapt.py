@@ -1,0 +1,24 @@
+"""`bench.bench_adapt`: the player of the bench names the hand's tiles by the labels."""
+
+from __future__ import annotations
+
+from bench.bench_adapt import named
+
+
+def _label(code: str, x: float, face_down: bool = False) -> dict:
+    return {"code": code, "box": [x, 0, x + 30, 40], "face_down": face_down}
+
+
+def test_each_hand_tile_with_a_look_is_named_as_the_label_it_covers() -> None:
+    """A tile misread 9m over a labelled 6m is named 6m; a tile without a look (a model
+    that gives none), one over no label and one over a face-down tile name nothing."""
+    meta = {"tiles": [_label("6m", 0), _label("E", 30), _label("5s", 100, face_down=True)]}
+    out = {
+        "tiles": [
+            {"tile": "9m", "box": [1, 0, 31, 40], "look": "L1"},
+            {"tile": "E", "box": [30, 0, 60, 40], "look": None},
+            {"tile": "C", "box": [300, 0, 330, 40], "look": "L3"},
+            {"tile": "back", "box": [100, 0, 130, 40], "look": "L4"},
+        ]
+    }
+    assert named(out, meta) == [{"tile": "6m", "look": "L1"}]
