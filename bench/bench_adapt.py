@@ -27,6 +27,7 @@ from typing import Any
 from tqdm import tqdm
 
 from bench.bench_heldout import read_right
+from scorer.tiles import BACK
 from vision.config import DEFAULT
 from vision.pipeline import recognize
 
@@ -44,15 +45,17 @@ def iou(a: list[float], b: list[float]) -> float:
 
 
 def named(out: dict[str, Any], meta: dict[str, Any]) -> list[dict[str, str]]:
-    """The exemplars a player gives by naming the hand of `out`: each hand tile with a
-    look that covers a labelled face-up tile, with that tile's code."""
-    faces = [t for t in meta["tiles"] if not t["face_down"]]
+    """The exemplars a player gives by naming the hand of `out`, as the page keeps them:
+    each hand tile with a look, not read as a back, whose likeliest label (by IoU, at
+    least `MATCH_IOU`) is a face-up tile, with that tile's code."""
     given = []
     for tile in out["tiles"]:
-        if not tile.get("look"):
+        if not tile.get("look") or tile["tile"] == BACK:  # as the page: a back names nothing
             continue
-        best = max(faces, key=lambda t: iou(tile["box"], t["box"]), default=None)
-        if best is not None and iou(tile["box"], best["box"]) >= MATCH_IOU:
+        best = max(meta["tiles"], key=lambda t: iou(tile["box"], t["box"]), default=None)
+        if best is None or best["face_down"] or best["code"] == BACK:
+            continue
+        if iou(tile["box"], best["box"]) >= MATCH_IOU:
             given.append({"tile": best["code"], "look": tile["look"]})
     return given
 

@@ -128,8 +128,31 @@ def quantize_inputs(
 
 def quantize(src: Path, dst: Path, crops: np.ndarray) -> None:
     """`src` (float32 ONNX classifier) as int8 in `dst`, calibrated on `crops` (N,64,64,3)
-    BGR."""
+    BGR, with its looks as a second output (`with_looks`)."""
     quantize_inputs(src, dst, batches(crops), lambda batch: batch)
+    with_looks(dst)
+
+
+def with_looks(path: Path) -> None:
+    """Give the classifier in `path` a second output `looks` (`vision.classify.LOOKS`):
+    the pooled features its last layer reads, which `vision.exemplars` compares. Its
+    logits stay exactly as they were (the features are computed anyway); a model that
+    has the output already is left alone."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    from vision.classify import LOOKS
+
+    model = onnx.load(str(path))
+    graph = model.graph
+    if any(o.name == LOOKS for o in graph.output):
+        return
+    last = next((n for n in reversed(graph.node) if n.op_type in ("Gemm", "MatMul")), None)
+    if last is None:
+        return
+    graph.node.append(helper.make_node("Identity", [last.input[0]], [LOOKS], name=LOOKS))
+    graph.output.append(helper.make_tensor_value_info(LOOKS, TensorProto.FLOAT, ["N", None]))
+    onnx.save(model, str(path))
 
 
 def main(argv: list[str] | None = None) -> int:

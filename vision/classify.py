@@ -13,6 +13,8 @@ this second view of the face makes fewer mistakes than the box alone.
 
 from __future__ import annotations
 
+import copy
+import zlib
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -22,6 +24,7 @@ import numpy as np
 
 from vision.config import DEFAULT, ClassifyConfig, VisionConfig
 from vision.detect import MODEL_DIR, check_image
+from vision.exemplars import NONE, TAG_CHARS, Exemplars, adapted, encode_look, unit
 from vision.rows import tile_rects
 from vision.runtime import CropModel, normalised
 from vision.types import Detection, TileRead
@@ -40,6 +43,9 @@ DEFAULT_MODEL = MODEL_DIR / "classifier_fonts_int8.onnx"
 #: rendered tile sets), so it errs elsewhere: it gives its opinion on the unsure tiles
 #: only
 SECOND_MODEL = MODEL_DIR / "classifier_second_fonts_int8.onnx"
+#: the classifier's second output: the pooled features its last layer reads, a tile's
+#: look (`vision.exemplars`; `datasets.quantize.with_looks` adds it)
+LOOKS = "looks"
 
 
 def trained_model(path: Path) -> Path:
@@ -201,16 +207,32 @@ def to_input(crops: np.ndarray) -> np.ndarray:
 def read_crops(model: CropModel, crops: np.ndarray, flip: bool, classes: int) -> np.ndarray:
     """The softmax (N, classes) of a model over crops (N,64,64,3) BGR uint8; with
     `flip`, averaged with the crops turned 180 degrees (a tile may lie upside down)."""
+    return read_with_looks(model, crops, flip, classes, looks=False)[0]
+
+
+def read_with_looks(
+    model: CropModel, crops: np.ndarray, flip: bool, classes: int, looks: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """`read_crops`, and with `looks` the crops' unit looks (N, V, D): one view, or with
+    `flip` two, the crop as cut and turned 180 degrees (empty without `looks`)."""
     if len(crops) == 0:
-        return np.zeros((0, classes), np.float32)
+        return np.zeros((0, classes), np.float32), np.zeros((0, 1, 0), np.float32)
     x = to_input(crops)
     if flip:
         x = np.concatenate([x, x[:, :, ::-1, ::-1]])
-    p = softmax(model.run(x))
+    out = model.run_all(x, 2 if looks else 1)
+    p = softmax(out[0])
+    seen = unit(out[1]) if looks else np.zeros((len(x), 0), np.float32)
+    n = len(crops)
     if flip:
-        n = len(crops)
         p = (p[:n] + p[n:]) / 2
-    return p.astype(np.float32)
+        return p.astype(np.float32), np.stack([seen[:n], seen[n:]], axis=1)
+    return p.astype(np.float32), seen[:, None, :]
+
+
+def model_tag(path: Path) -> str:
+    """A short name of a model file's contents: looks of one model are not another's."""
+    return f"{zlib.crc32(path.read_bytes()):08x}"[:TAG_CHARS]
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
@@ -243,6 +265,10 @@ class Classifier:
         `second_look` asks; None: none is asked."""
         paths = _paths(model_path if model_path is not None else DEFAULT_MODEL)
         self.models = [CropModel(p, "classifier") for p in paths]
+        #: the first model's tag where it gives looks (`LOOKS`), else None: no exemplars
+        self.tag = model_tag(paths[0]) if LOOKS in self.models[0].output_names else None
+        #: the tiles a player named, which the reads lean on (`with_exemplars`)
+        self.exemplars: Exemplars = NONE
         self.vision = config  # the row views find the rows with `config.rows`
         self.config: ClassifyConfig = config.classify
         self.flip_average = flip_average
@@ -253,10 +279,41 @@ class Classifier:
         if second_model:
             self.second = [CropModel(p, "classifier") for p in _paths(second_model)]
 
+    def with_exemplars(self, exemplars: Exemplars) -> Classifier:
+        """This classifier (the same sessions) reading with a table's exemplars."""
+        twin = copy.copy(self)
+        twin.exemplars = exemplars
+        return twin
+
+    @property
+    def look_size(self) -> int:
+        """How many numbers a look of the first model holds (0: it gives none)."""
+        if self.tag is None:
+            return 0
+        shape = self.models[0].session.get_outputs()[1].shape
+        return int(shape[-1])
+
     def probs(self, crops: np.ndarray) -> np.ndarray:
         """Class probabilities (N,43) of upright crops (N,64,64,3) BGR uint8 (the models'
-        mean)."""
-        return self._mean_read(self.models, crops)
+        mean), leaning on the exemplars."""
+        return self._looked(crops)[0]
+
+    def _looked(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`probs` and the first model's looks of the crops (`read_with_looks`; empty when
+        it gives none)."""
+        if self.tag is None:
+            return self._mean_read(self.models, crops), np.zeros((len(crops), 1, 0))
+        p, looks = read_with_looks(self.models[0], crops, self.flip_average, 43, looks=True)
+        if len(self.models) > 1:
+            rest = [read_crops(m, crops, self.flip_average, classes=43) for m in self.models[1:]]
+            p = np.mean([p, *rest], axis=0).astype(np.float32)
+        return adapted(p, looks, self.exemplars, self.vision.exemplars), looks
+
+    def _look_text(self, looks: np.ndarray) -> list[str | None]:
+        """Each crop's look as cut (`encode_look`), None where the model gives none."""
+        if self.tag is None or looks.shape[-1] == 0:
+            return [None] * len(looks)
+        return [encode_look(view[0], self.tag) for view in looks]
 
     def second_probs(self, crops: np.ndarray) -> np.ndarray:
         """`probs` by the second classifiers (their mean)."""
@@ -275,10 +332,10 @@ class Classifier:
         image = check_image(image)
         if not detections:
             return []
-        probs = self._read(image, detections, list(range(len(detections))))
+        probs, looks = self._read(image, detections, list(range(len(detections))))
         return [
-            TileRead(detection=d, probs=p, chosen=CODES[int(p.argmax())])
-            for d, p in zip(detections, probs, strict=True)
+            TileRead(detection=d, probs=p, chosen=CODES[int(p.argmax())], look=look)
+            for d, p, look in zip(detections, probs, looks, strict=True)
         ]
 
     def look_again(
@@ -292,15 +349,18 @@ class Classifier:
         if not which:
             return list(reads)
         image = check_image(image)
-        probs = self._read(image, [r.detection for r in reads], which)
+        probs, looks = self._read(image, [r.detection for r in reads], which)
         out = list(reads)
-        for i, p in zip(which, probs, strict=True):
-            out[i] = replace(reads[i], probs=p, chosen=CODES[int(p.argmax())])
+        for i, p, look in zip(which, probs, looks, strict=True):
+            out[i] = replace(reads[i], probs=p, chosen=CODES[int(p.argmax())], look=look)
         return out
 
-    def _read(self, image: np.ndarray, detections: list[Detection], only: list[int]) -> np.ndarray:
+    def _read(
+        self, image: np.ndarray, detections: list[Detection], only: list[int]
+    ) -> tuple[np.ndarray, list[str | None]]:
         """Class probabilities of the tiles `only` indexes, their rows judged among all the
-        `detections`: box and row views read in one pass, the second look where unsure."""
+        `detections`: box and row views read in one pass, the second look where unsure;
+        and the looks of their boxes (`_look_text`)."""
         boxes = [detections[i].box for i in only]
         crops = np.stack([cut(image, b) for b in boxes])
         size = self.config.row_crop
@@ -309,13 +369,13 @@ class Classifier:
             if self.row_view
             else crops[:0]
         )
-        read = self.probs(np.concatenate([crops, turned]))  # one pass for both views
+        read, looks = self._looked(np.concatenate([crops, turned]))  # one pass for both views
         probs = self._either_way(read[: len(crops)], crops, boxes)
         if self.row_view:
             probs = (probs + read[len(crops) :]) / 2
             if self.again:
                 probs = self.second_look(image, detections, probs, (crops, turned), only)
-        return probs
+        return probs, self._look_text(looks[: len(crops)])
 
     def glance(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]:
         """A quick reading of each detection: the first model on the box alone. Among the
@@ -327,10 +387,12 @@ class Classifier:
         if not detections:
             return []
         crops = np.stack([cut(image, d.box) for d in detections])
-        probs = read_crops(self.models[0], crops, False, classes=43)
+        has = self.tag is not None
+        probs, looks = read_with_looks(self.models[0], crops, False, classes=43, looks=has)
+        probs = adapted(probs, looks, self.exemplars, self.vision.exemplars) if has else probs
         return [
-            TileRead(detection=d, probs=p, chosen=CODES[int(p.argmax())])
-            for d, p in zip(detections, probs, strict=True)
+            TileRead(detection=d, probs=p, chosen=CODES[int(p.argmax())], look=look)
+            for d, p, look in zip(detections, probs, self._look_text(looks), strict=True)
         ]
 
     def _either_way(self, probs: np.ndarray, crops: np.ndarray, boxes: list) -> np.ndarray:

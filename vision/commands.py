@@ -5,7 +5,9 @@ that photo and the others go on; the exit status is 1 when any failed.
 With `--json` each photo gives one JSON line (CONTRACTS.md "Recognition
 output", or `{"image", "error"}`), so the output can be piped. `--lang`
 words the reader's notes and the errors in English, simplified or
-traditional Chinese (CONTRACTS.md: `en`, `zh`, `zh-Hant`).
+traditional Chinese (CONTRACTS.md: `en`, `zh`, `zh-Hant`). `--named FILE`
+reads with the tiles a table's players named, as the page keeps and sends
+them (`vision.exemplars`).
 """
 
 from __future__ import annotations
@@ -16,9 +18,12 @@ import sys
 from typing import Any, TextIO
 
 from scorer.errors import DEFAULT_LANG, LANGS, McrError
-from vision.errors import ModelError
+from vision.config import DEFAULT
+from vision.errors import ModelError, PhotoError, TileListError
 
 EXIT_ERROR = 1
+#: the largest file of named tiles read (the page sends at most about 110 kB)
+MAX_NAMED_BYTES = 1024 * 1024
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -38,6 +43,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--score", action="store_true", help="also score each recognized hand (flowers counted)"
+    )
+    p.add_argument(
+        "--named",
+        metavar="FILE",
+        help='tiles the table\'s players named, JSON [{"tile", "look"}] as the page sends '
+        "them (each look as a result's tile gave it): the reader leans on them",
     )
     p.add_argument("--self-drawn", action="store_true", help="with --score: won by self-draw 自摸")
     p.add_argument("--seat-wind", default="E", help="with --score: seat wind 门风 E/S/W/N (E)")
@@ -136,6 +147,28 @@ def summary(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def read_named(path: str | None) -> Any:
+    """The JSON of a file of named tiles (checked by the reader), None without one."""
+    from scorer.textinput import loads_strict
+    from vision.exemplars import parse_exemplars
+
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_NAMED_BYTES + 1)
+    except OSError as exc:
+        raise PhotoError("unreadable_file", path=path, detail=exc.strerror or exc) from exc
+    if len(data) > MAX_NAMED_BYTES:
+        raise TileListError("bad_exemplars.list", most=DEFAULT.exemplars.most)
+    try:
+        value = loads_strict(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise TileListError("bad_exemplars.list", most=DEFAULT.exemplars.most) from exc
+    parse_exemplars(value, None, 0)  # its shape, once; each reading compares the looks
+    return value
+
+
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     from vision.notes import in_lang
     from vision.pipeline import recognize_path
@@ -143,9 +176,14 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     out = out or sys.stdout
     err = err or sys.stderr
     status = 0
+    try:
+        named = read_named(args.named)
+    except McrError as exc:
+        print(f"mcr recognize: {exc.message_in(args.lang)}", file=err)
+        return EXIT_ERROR
     for path in args.photos:
         try:
-            result = in_lang(recognize_path(path), args.lang)
+            result = in_lang(recognize_path(path, exemplars=named), args.lang)
         except ModelError as exc:
             print(f"mcr recognize: {exc.message_in(args.lang)}", file=err)
             return EXIT_ERROR

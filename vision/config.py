@@ -123,6 +123,28 @@ class ClassifyConfig:
 
 
 @dataclass(frozen=True)
+class ExemplarConfig:
+    """A table's own set, from the tiles its players named (`vision.exemplars`).
+
+    Chosen on scenes written in fonts no training run sees (`datasets.styles`
+    `checkfonts`), three photos named per set: their tiles read right 0.863 ->
+    0.894 (docs/experiments.md, sixteenth round).
+    """
+
+    #: how alike (cosine of looks) a tile must be to another tile's exemplars to move
+    #: there when the classifier's own choice has exemplars too ...
+    near: float = 0.7
+    #: ... and how much more alike than to its own choice's
+    margin: float = 0.05
+    #: how alike it must be when the classifier's choice has none
+    same: float = 0.85
+    #: the share of a moved tile's probability given to the exemplars' tile
+    weight: float = 0.7
+    #: the most exemplars a request may send (a game's hands, about 18 tiles each)
+    most: int = 300
+
+
+@dataclass(frozen=True)
 class FaintConfig:
     """Face-down tiles found too faintly, taken beside the backs found (`vision.faint`)."""
 
@@ -409,6 +431,7 @@ class VisionConfig:
     detect: DetectConfig = DetectConfig()
     turn: TurnConfig = TurnConfig()
     classify: ClassifyConfig = ClassifyConfig()
+    exemplars: ExemplarConfig = ExemplarConfig()
     faint: FaintConfig = FaintConfig()
     orient: OrientConfig = OrientConfig()
     stacked: StackedConfig = StackedConfig()

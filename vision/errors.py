@@ -167,6 +167,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "{where} 的牌面方向必须是两个数。",
         "zh-Hant": "{where} 的牌面方向必須是兩個數。",
     },
+    "bad_tiles.look": {
+        "en": "{where} has a look that is not one the reader gave.",
+        "zh": "{where} 的牌的样子不是识别结果给出的。",
+        "zh-Hant": "{where} 的牌的樣子不是辨識結果給出的。",
+    },
     "bad_tiles.size": {
         "en": "'size' must be the photo's width and height in pixels.",
         "zh": "“size”必须是照片的宽和高（像素）。",
@@ -176,6 +181,21 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{where} is not a group of tiles with a known kind.",
         "zh": "{where} 不是已知类型的一组牌。",
         "zh-Hant": "{where} 不是已知類型的一組牌。",
+    },
+    "bad_exemplars.list": {
+        "en": "'exemplars' must be a list of at most {most} named tiles.",
+        "zh": "“exemplars”必须是最多 {most} 张已确认牌的列表。",
+        "zh-Hant": "「exemplars」必須是最多 {most} 張已確認牌的列表。",
+    },
+    "bad_exemplars.item": {
+        "en": "Each of 'exemplars' must be an object with a tile code (not a back) and its look.",
+        "zh": "“exemplars”的每一项必须包含牌码（不能是牌背）和牌的样子。",
+        "zh-Hant": "「exemplars」的每一項必須包含牌碼（不能是牌背）和牌的樣子。",
+    },
+    "bad_exemplars.look": {
+        "en": "A look in 'exemplars' is not one the reader gave.",
+        "zh": "“exemplars”里有一项牌的样子不是识别结果给出的。",
+        "zh-Hant": "「exemplars」裡有一項牌的樣子不是辨識結果給出的。",
     },
 }
 

@@ -14,7 +14,8 @@ tile (`adapted`):
   `ExemplarConfig.near` alike;
 - when the choice has none (the player has not shown that tile yet), only a
   look `ExemplarConfig.same` alike moves it: a tile the memory has not seen
-  must not be pulled to the nearest one it has.
+  must not be pulled to the nearest one it has;
+- a tile read as a back stays one: the exemplars name faces.
 
 The looks travel as text (`encode_look`): the recognition result gives each
 tile of the hand its look, the page keeps the looks of the tiles the player
@@ -151,7 +152,8 @@ def adapted(
     move = np.where(
         shown, (best >= config.near) & (best - own >= config.margin), best >= config.same
     )
-    move &= nearest != probs.argmax(axis=1)
+    # exemplars name faces: a tile read as a back (a concealed kong's, a wall's) stays one
+    move &= (nearest != probs.argmax(axis=1)) & (probs.argmax(axis=1) != INDEX[BACK])
     if not move.any():
         return probs
     out = probs.copy()

@@ -31,6 +31,7 @@ from vision.config import DEFAULT, VisionConfig
 from vision.decode import Decoded, decode
 from vision.detect import unstretch
 from vision.errors import ModelError, PhotoError
+from vision.exemplars import parse_exemplars
 from vision.faint import faint_backs
 from vision.handzoom import hand_area, hand_boxes, in_photo
 from vision.layout import NOTHING_SET_APART, read_layout
@@ -238,6 +239,7 @@ def _tile_json(read: TileRead, group: int, sideways: bool, partial: bool) -> dic
         "up": _up_json(read),
         "alternatives": _alternatives(read),
         "partial": partial,
+        "look": read.look,
     }
 
 
@@ -445,6 +447,7 @@ def _ignored_json(
         "alternatives": _alternatives(read),
         "up": _up_json(read),
         "partial": cut_by_edge(read, size, config),
+        "look": read.look,
     }
 
 
@@ -735,12 +738,15 @@ def recognize_image(
     orienter: OrienterFn | None = None,
     stacker: StackerFn | None = None,
     config: VisionConfig = DEFAULT,
+    exemplars: Any = None,
 ) -> dict[str, Any]:
     """Recognize an already decoded upright BGR image.
 
     Without a detector or classifier given, the bundled models are used,
     orienter and stacker included; with both given, tiles are oriented and
     looked at for a tile on top only by an orienter and a stacker given too.
+    `exemplars`: the tiles the table's players named, as a request sends them
+    (`vision.exemplars.parse_exemplars`), which the classifier leans on.
     """
     if detector is None or classifier is None:
         default_detector, default_classifier, default_orienter, default_stacker = models()
@@ -748,6 +754,7 @@ def recognize_image(
         classifier = classifier or default_classifier
         orienter = orienter or default_orienter
         stacker = stacker or default_stacker
+    classifier = leaning_on(classifier, exemplars, config)
     started = time.perf_counter()
     readings = HandReadings(config)
     finder = as_finder(detector)
@@ -773,21 +780,37 @@ def _in_photo(reads: list[TileRead], to_photo: Callable[[Box], Box]) -> list[Til
     ]
 
 
+def leaning_on(classifier: ClassifierFn, exemplars: Any, config: VisionConfig) -> ClassifierFn:
+    """The classifier reading with the exemplars a request sent (checked even where it
+    cannot use them: a bad request is refused either way); itself without any."""
+    if exemplars is None:
+        return classifier
+    tag, size = getattr(classifier, "tag", None), getattr(classifier, "look_size", 0)
+    table_set = parse_exemplars(exemplars, tag, size, config.exemplars)
+    if not len(table_set) or not hasattr(classifier, "with_exemplars"):
+        return classifier
+    return classifier.with_exemplars(table_set)
+
+
 def recognize(
     data: bytes,
     name: str = "",
     detector: TileFinder | DetectorFn | None = None,
     classifier: ClassifierFn | None = None,
+    exemplars: Any = None,
 ) -> dict[str, Any]:
-    """Read one photo (its file bytes) into the recognition result; PhotoError/ModelError on failure."""
+    """Read one photo (its file bytes) into the recognition result, leaning on the table's
+    `exemplars` where sent; PhotoError/ModelError on failure (TileListError for bad
+    exemplars)."""
     image = load_photo(data, name)
-    return recognize_image(image, name, detector, classifier)
+    return recognize_image(image, name, detector, classifier, exemplars=exemplars)
 
 
 def recognize_path(
     path: str | os.PathLike,
     detector: TileFinder | DetectorFn | None = None,
     classifier: ClassifierFn | None = None,
+    exemplars: Any = None,
 ) -> dict[str, Any]:
     """`recognize` for a file on disk (the size is checked before reading it)."""
     p = Path(path)
@@ -801,4 +824,4 @@ def recognize_path(
         raise PhotoError("unreadable_file.folder", path=p) from exc
     except OSError as exc:
         raise PhotoError("unreadable_file", path=p, detail=exc.strerror or exc) from exc
-    return recognize(data, str(path), detector, classifier)
+    return recognize(data, str(path), detector, classifier, exemplars)

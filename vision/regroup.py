@@ -17,6 +17,7 @@ import numpy as np
 
 from scorer.tiles import CODES, INDEX
 from vision.errors import TileListError
+from vision.exemplars import is_look
 from vision.regions import DEFAULT, KINDS, Piece
 from vision.types import Detection, TileRead
 
@@ -82,7 +83,10 @@ def tile_read(tile: Any, where: str, size: tuple[int, int] = (0, 0)) -> TileRead
         if not isinstance(up, list) or len(up) != 2:
             raise TileListError("bad_tiles.up", where=where)
         up = tuple(_number(v, -1e3, 1e3, where) for v in up)
-    return TileRead(Detection((x1, y1, x2, y2), confidence), probs, chosen=code, up=up)
+    look = tile.get("look")
+    if look is not None and not is_look(look):
+        raise TileListError("bad_tiles.look", where=where)
+    return TileRead(Detection((x1, y1, x2, y2), confidence), probs, chosen=code, up=up, look=look)
 
 
 def _spread(listed: np.ndarray, named: int) -> np.ndarray:

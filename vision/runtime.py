@@ -77,13 +77,20 @@ class CropModel:
     def __init__(self, path: Path, what: str):
         self.session = open_session(path, what, threads=1)
         self.input_name = self.session.get_inputs()[0].name
+        self.output_names = [o.name for o in self.session.get_outputs()]
 
     def run(self, x: np.ndarray) -> np.ndarray:
         """The model's first output for the batch `x`."""
+        return self.run_all(x, 1)[0]
+
+    def run_all(self, x: np.ndarray, outputs: int | None = None) -> list[np.ndarray]:
+        """The model's first `outputs` outputs (default all) for the batch `x`."""
+        names = self.output_names[:outputs]
         parts = np.array_split(x, max(1, min(CORES, len(x))))
         if len(parts) == 1:
-            return self._one(parts[0])
-        return np.concatenate(list(_shared_pool().map(self._one, parts)))
+            return self._one(parts[0], names)
+        done = list(_shared_pool().map(lambda part: self._one(part, names), parts))
+        return [np.concatenate([d[k] for d in done]) for k in range(len(names))]
 
-    def _one(self, x: np.ndarray) -> np.ndarray:
-        return self.session.run(None, {self.input_name: np.ascontiguousarray(x)})[0]
+    def _one(self, x: np.ndarray, names: list[str]) -> list[np.ndarray]:
+        return self.session.run(names, {self.input_name: np.ascontiguousarray(x)})

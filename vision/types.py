@@ -69,6 +69,9 @@ class TileRead:
     #: how likely another tile lies on this one, found as one box with it (`vision.stacked`:
     #: a promoted kong's fourth tile on the claimed one); 0 when not looked at
     stacked: float = 0.0
+    #: what the tile looks like to the classifier, as text (`vision.exemplars.encode_look`):
+    #: a player's naming of the tile makes it an exemplar; None when not read whole
+    look: str | None = None
 
     @property
     def confidence(self) -> float:

@@ -14,12 +14,14 @@ from flask import Blueprint, current_app, jsonify, request
 
 from scorer.errors import ScoreError
 from webui.errors import PHOTO_PATH, RequestError, error_response, remember_lang, request_lang
-from webui.guard import parse_object
+from webui.guard import parse_json, parse_object
 from webui.i18n import option_reason
 from webui.photos import Busy, PhotoReader
 
 #: the largest photo read (larger uploads are refused before this by MAX_CONTENT_LENGTH)
 MAX_BYTES = 25 * 1024 * 1024
+#: the largest `exemplars` field of an upload (`ExemplarConfig.most` looks of ~360 bytes)
+MAX_EXEMPLAR_BYTES = 128 * 1024
 
 bp = Blueprint("api", __name__)
 _READER_LOCK = threading.Lock()
@@ -114,14 +116,29 @@ def recognize():
         raise RequestError("no_photo.field", names=", ".join(sorted(files))[:200])
     if current_app.config.get("MCR_READERS") == 0:
         return error_response(RequestError("recognizer_off"))
+    exemplars = _exemplars()
     try:
         # a PhotoError (the photo) or ModelError (the installation) is answered by webui.errors
-        read = photo_reader().read(upload.stream, (upload.filename or "")[:200], MAX_BYTES)
+        name = (upload.filename or "")[:200]
+        read = photo_reader().read(upload.stream, name, MAX_BYTES, exemplars)
         return jsonify(_worded(read))
     except Busy as exc:
         response, status = error_response(RequestError(exc.code))
         response.headers["Retry-After"] = str(exc.retry_after)
         return response, status
+
+
+def _exemplars() -> list | None:
+    """The upload's `exemplars` field (the tiles the table's players named, as JSON:
+    `vision.exemplars`), checked before the photo waits for a reader; None when absent."""
+    from vision.exemplars import parse_exemplars
+
+    text = request.form.get("exemplars")
+    if text is None:
+        return None
+    value = parse_json(text.encode("utf-8", "surrogatepass"), MAX_EXEMPLAR_BYTES)
+    parse_exemplars(value, None, 0)  # its shape; the reader then compares the looks
+    return value
 
 
 @bp.post("/api/regroup")

@@ -81,10 +81,10 @@ def _check_values(value: Any) -> None:
             raise RequestError("number_out_of_range")
 
 
-def parse_json(data: bytes) -> Any:
-    """The JSON value of a request body, or a RequestError naming what is wrong (in the
-    body's `lang` where the body parses)."""
-    if len(data) > MAX_JSON_BYTES:
+def parse_json(data: bytes, most_bytes: int = MAX_JSON_BYTES) -> Any:
+    """The JSON value of a request body (at most `most_bytes`), or a RequestError naming
+    what is wrong (in the body's `lang` where the body parses)."""
+    if len(data) > most_bytes:
         raise RequestError("body_too_large")
     if not data.strip():
         raise RequestError("empty_body")

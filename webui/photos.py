@@ -39,7 +39,9 @@ from webui.memory import return_big_buffers
 
 log = logging.getLogger(__name__)
 
-RecognizeFn = Callable[[bytes, str], dict]
+#: reads a photo: its bytes, its name and the table's exemplars (`vision.exemplars`; None:
+#: none sent)
+RecognizeFn = Callable[..., dict]
 
 #: how many more photos may wait per reader before the server answers 503
 QUEUE_PER_READER = 16
@@ -86,7 +88,7 @@ def _init_worker(parent: int) -> None:
         log.warning("photo reading unavailable: %s", exc)
 
 
-def _read_in_worker(data: bytes, name: str) -> dict[str, Any]:
+def _read_in_worker(data: bytes, name: str, exemplars: Any = None) -> dict[str, Any]:
     """Read one photo in a worker; an error comes back as data (message id and parameters)."""
     try:
         from vision.pipeline import recognize
@@ -94,7 +96,7 @@ def _read_in_worker(data: bytes, name: str) -> dict[str, Any]:
         log.warning("recognizer unavailable: %s", exc)
         return {"error": "RequestError", "id": "recognizer_unavailable", "params": {}}
     try:
-        return {"ok": recognize(data, name)}
+        return {"ok": recognize(data, name, exemplars=exemplars)}
     except McrError as exc:
         params = {
             k: v if isinstance(v, int | float | str) else str(v) for k, v in exc.params.items()
@@ -152,13 +154,16 @@ class PhotoReader:
         if broken is not None:
             broken.shutdown(wait=False, cancel_futures=True)
 
-    def read(self, upload: IO[bytes], name: str, limit: int) -> dict[str, Any]:
-        """Read the photo in `upload` (at most `limit` bytes); Busy or McrError when it cannot."""
+    def read(
+        self, upload: IO[bytes], name: str, limit: int, exemplars: Any = None
+    ) -> dict[str, Any]:
+        """Read the photo in `upload` (at most `limit` bytes), leaning on the table's
+        `exemplars`; Busy or McrError when it cannot."""
         if not self._admitted.acquire(blocking=False):
             raise Busy(self._retry_after())
         try:
             self._wait_turn()
-            return self._read_now(upload, name, limit)
+            return self._read_now(upload, name, limit, exemplars)
         except BrokenProcessPool:
             log.error("a photo reader process died; starting new ones")
             self._reset()
@@ -184,14 +189,14 @@ class PhotoReader:
             with self._lock:
                 self._waiting -= 1
 
-    def _read_now(self, upload: IO[bytes], name: str, limit: int) -> dict[str, Any]:
+    def _read_now(self, upload: IO[bytes], name: str, limit: int, exemplars: Any) -> dict[str, Any]:
         """Read with a reader slot held; the slot is freed when the reading ends."""
         try:
             data = upload.read(limit + 1)
             if not data:
                 raise RequestError("empty_photo")
             fn = self._recognize or _read_in_worker
-            future = self._pool().submit(fn, data, name)
+            future = self._pool().submit(fn, data, name, exemplars=exemplars)
             del data
         except BaseException:
             self._reading.release()
@@ -222,7 +227,7 @@ class PhotoReader:
 def _unwrap(out: dict[str, Any]) -> dict[str, Any]:
     if "ok" in out:
         return out["ok"]
-    from vision.errors import ModelError, PhotoError
+    from vision.errors import ModelError, PhotoError, TileListError
 
-    kinds = {"ModelError": ModelError, "PhotoError": PhotoError}
+    kinds = {"ModelError": ModelError, "PhotoError": PhotoError, "TileListError": TileListError}
     raise kinds.get(out["error"], RequestError)(out["id"], **out["params"])

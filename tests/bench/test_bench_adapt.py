@@ -11,14 +11,34 @@ def _label(code: str, x: float, face_down: bool = False) -> dict:
 
 def test_each_hand_tile_with_a_look_is_named_as_the_label_it_covers() -> None:
     """A tile misread 9m over a labelled 6m is named 6m; a tile without a look (a model
-    that gives none), one over no label and one over a face-down tile name nothing."""
-    meta = {"tiles": [_label("6m", 0), _label("E", 30), _label("5s", 100, face_down=True)]}
+    that gives none), one over no label and those over a face-down tile or a hand's back name nothing."""
+    meta = {
+        "tiles": [
+            _label("6m", 0),
+            _label("E", 30),
+            _label("5s", 100, face_down=True),
+            _label("back", 200),  # a standing hand seen from behind
+        ]
+    }
     out = {
         "tiles": [
             {"tile": "9m", "box": [1, 0, 31, 40], "look": "L1"},
             {"tile": "E", "box": [30, 0, 60, 40], "look": None},
             {"tile": "C", "box": [300, 0, 330, 40], "look": "L3"},
             {"tile": "back", "box": [100, 0, 130, 40], "look": "L4"},
+            {"tile": "back", "box": [200, 0, 230, 40], "look": "L5"},
         ]
     }
     assert named(out, meta) == [{"tile": "6m", "look": "L1"}]
+
+
+def test_a_tile_read_as_a_back_names_nothing_even_over_a_face() -> None:
+    """The page keeps no tile read as a back; a face-down tile beside a face names nothing."""
+    meta = {"tiles": [_label("5m", 0), _label("5m", 25, face_down=True)]}
+    out = {
+        "tiles": [
+            {"tile": "back", "box": [0, 0, 30, 40], "look": "L1"},
+            {"tile": "5m", "box": [24, 0, 54, 40], "look": "L2"},
+        ]
+    }
+    assert named(out, meta) == []

@@ -10,8 +10,8 @@ onnx = pytest.importorskip("onnx", reason="onnx (the train extra) is not install
 
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
-from datasets.quantize import quantize  # noqa: E402
-from vision.classify import to_input  # noqa: E402
+from datasets.quantize import batches, quantize, quantize_inputs  # noqa: E402
+from vision.classify import LOOKS, to_input  # noqa: E402
 
 
 def _tiny_classifier(path) -> None:
@@ -54,3 +54,24 @@ def test_the_int8_model_covers_the_brightest_crops_not_only_the_last(tmp_path):
     got = ort.InferenceSession(str(dst)).run(None, {"x": x})[0]
     error = np.abs(got - want).max() / np.abs(want).max()
     assert error < 0.05, f"int8 output off by {error:.0%} of its range on the bright crops"
+
+
+def test_the_int8_model_gives_each_crop_its_look_and_the_same_logits(tmp_path):
+    """`vision.exemplars` compares the features the last layer reads: quantizing adds
+    them as a second output, `looks`, and leaves the logits exactly as without it."""
+    import onnxruntime as ort
+
+    src = tmp_path / "tiny.onnx"
+    _tiny_classifier(src)
+    crops = np.random.default_rng(1).integers(0, 255, (64, 64, 64, 3), dtype=np.uint8)
+    plain, looked = tmp_path / "plain.onnx", tmp_path / "looked.onnx"
+    quantize_inputs(src, plain, batches(crops), lambda batch: batch)
+    quantize(src, looked, crops)
+    x = to_input(crops[:16])
+    a = ort.InferenceSession(str(plain), providers=["CPUExecutionProvider"])
+    b = ort.InferenceSession(str(looked), providers=["CPUExecutionProvider"])
+    assert [o.name for o in b.get_outputs()] == ["y", LOOKS]
+    (want,) = a.run(None, {"x": x})
+    got, looks = b.run(None, {"x": x})
+    assert np.array_equal(got, want)
+    assert looks.shape == (16, 8) and (looks >= 0).all()

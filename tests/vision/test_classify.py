@@ -151,7 +151,7 @@ def test_a_square_box_is_read_both_ways(classifier: Classifier, monkeypatch, box
     one way only."""
     img = np.full((100, 100, 3), 255, np.uint8)
     img[:12, :] = (0, 0, 255)  # red along the top: on top only if the wide box is not turned
-    monkeypatch.setattr(classifier, "probs", _surer_when_red_on_top)
+    monkeypatch.setattr(classifier, "_looked", _unlooked(_surer_when_red_on_top))
     (r,) = classifier(img, [Detection(box, 0.9)])
     assert r.chosen == read
 
@@ -188,7 +188,7 @@ def test_a_tile_on_a_tilted_row_is_read_from_its_turned_crop_too(
     """The box crop of a tile on a row at 30 degrees shows its face askew among the
     background; the reading averages it with the crop turned square to the row."""
     img, boxes = tilted_row(np.radians(30))
-    monkeypatch.setattr(classifier, "probs", _surer_when_red_on_top)
+    monkeypatch.setattr(classifier, "_looked", _unlooked(_surer_when_red_on_top))
     assert _surer_when_red_on_top(np.stack([cut(img, b) for b in boxes]))[:, 0].max() < 0.1
     reads = classifier(img, [Detection(b, 0.9) for b in boxes])
     assert [r.chosen for r in reads] == ["1m"] * 3
@@ -233,7 +233,7 @@ def test_an_unsure_tile_is_read_again_from_more_views(classifier: Classifier, mo
 
         return probs
 
-    monkeypatch.setattr(classifier, "probs", counted(_sure_when_framed_in_red))
+    monkeypatch.setattr(classifier, "_looked", _unlooked(counted(_sure_when_framed_in_red)))
     monkeypatch.setattr(classifier, "second", None)  # the views alone; the second model below
     (again,) = classifier(img, det)
     assert sum(seen) == 4  # box and row views, then the widened box and the tighter row
@@ -248,6 +248,12 @@ def test_an_unsure_tile_is_read_again_from_more_views(classifier: Classifier, mo
     img[:] = (0, 0, 255)  # every view now shows red: read surely as 1m
     (sure,) = classifier(img, det)
     assert sure.chosen == "1m" and sum(seen) == 2
+
+
+def _unlooked(probs):
+    """A stand-in model's probabilities as the classifier's first read gives them, with
+    no looks (as a model without them)."""
+    return lambda crops: (probs(crops), np.zeros((len(crops), 1, 0), np.float32))
 
 
 def _sure_of(code: str, p: float):
@@ -278,7 +284,7 @@ def test_the_second_classifier_settles_only_unsure_tiles(
         return _sure_of("1m", 0.95)(crops)
 
     monkeypatch.setattr(classifier, "second_probs", second)
-    monkeypatch.setattr(classifier, "probs", _sure_of("2m", 0.35))
+    monkeypatch.setattr(classifier, "_looked", _unlooked(_sure_of("2m", 0.35)))
     (settled,) = classifier(img, det)
     assert settled.chosen == "1m" and asked == [3]  # box, row and widened views, one pass
 
@@ -288,7 +294,7 @@ def test_the_second_classifier_settles_only_unsure_tiles(
 
     asked.clear()
     monkeypatch.setattr(classifier, "second", object())
-    monkeypatch.setattr(classifier, "probs", _sure_of("2m", 0.97))
+    monkeypatch.setattr(classifier, "_looked", _unlooked(_sure_of("2m", 0.97)))
     (sure,) = classifier(img, det)
     assert sure.chosen == "2m" and asked == []
 

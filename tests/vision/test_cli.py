@@ -220,3 +220,43 @@ def test_the_summary_shows_a_misread_meld_as_its_tiles_not_as_a_face_down_kong()
     )
     assert lines[3] == "  meld: concealed kong, face down: name its tile"
     assert lines[4] == "  meld: concealed kong back 5p 6p back (not read as a chow, pung or kong)"
+
+
+def test_named_tiles_go_to_the_reader(monkeypatch, photos, tmp_path, capsys) -> None:
+    """`--named FILE`: the tiles a table's players named (as the page keeps them) go with
+    each photo to the reader."""
+    from vision.exemplars import encode_look
+
+    good, _ = photos
+    named = [{"tile": "6m", "look": encode_look(np.linspace(0, 1, 240), "0123abcd")}]
+    file = tmp_path / "named.json"
+    file.write_text(json.dumps(named))
+    seen = []
+
+    def reader(path, exemplars=None):
+        seen.append(exemplars)
+        return {"image": str(path), "tiles": [], "hand": None, "ignored": [], "warnings": []}
+
+    monkeypatch.setattr(pipeline, "recognize_path", reader)
+    assert main(["recognize", str(good), str(good), "--json", "--named", str(file)]) == 0
+    assert seen == [named, named]
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        ("[{", "'exemplars' must be a list"),
+        ('[{"tile": "back", "look": "x"}]', "tile code (not a back)"),
+        (None, "Cannot read"),
+    ],
+)
+def test_a_bad_file_of_named_tiles_reads_no_photo(
+    fake_models, photos, tmp_path, capsys, content, words
+) -> None:
+    good, _ = photos
+    file = tmp_path / "named.json"
+    if content is not None:
+        file.write_text(content)
+    assert main(["recognize", str(good), "--named", str(file)]) == 1
+    out = capsys.readouterr()
+    assert out.out == "" and words in out.err

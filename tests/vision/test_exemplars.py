@@ -142,6 +142,14 @@ def test_a_tile_the_memory_has_not_seen_is_not_pulled_to_the_nearest_it_has() ->
     assert [CODES[int(p.argmax())] for p in got] == ["7m", "6m"]
 
 
+def test_a_tile_read_as_a_back_stays_a_back() -> None:
+    """A concealed kong's backs look like nothing the players named; even a back very like
+    a named tile is left to the classifier, which tells backs from faces."""
+    six = _look(1)
+    got = adapted(np.stack([_probs("back")]), six[None], _memory(("6m", six)))
+    assert CODES[int(got[0].argmax())] == "back"
+
+
 def test_without_exemplars_the_reading_is_unchanged() -> None:
     probs = np.stack([_probs("9m")])
     assert adapted(probs, _look(1)[None], NONE) is probs

@@ -128,7 +128,7 @@ def test_unknown_page_is_a_friendly_page(client):
 
 
 def test_unexpected_failure_is_a_json_500_without_traceback(tmp_path):
-    def broken(data: bytes, name: str) -> dict:
+    def broken(data: bytes, name: str, exemplars=None) -> dict:
         raise RuntimeError("secret internal detail")
 
     client = create_app({"TESTING": False, "MCR_RECOGNIZE": broken}).test_client()
@@ -210,7 +210,7 @@ def test_upload_over_the_limit_is_a_json_413(tmp_path):
 def test_missing_models_is_a_503(tmp_path):
     from vision.errors import ModelError
 
-    def no_models(data: bytes, name: str) -> dict:
+    def no_models(data: bytes, name: str, exemplars=None) -> dict:
         raise ModelError("models_missing", detail="no model files")
 
     client = create_app({"MCR_RECOGNIZE": no_models}).test_client()

@@ -23,6 +23,7 @@ from tests.webui.photo_fixture import (
     fake_table_recognize,
     photo_png,
 )
+from vision.exemplars import encode_look
 from webui.app import create_app
 
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
@@ -35,10 +36,29 @@ pytestmark = [
 ]
 
 
+#: the exemplars each photo named `learn.png` came with
+LEARN_CALLS: list = []
+
+
+def _with_looks(read):
+    """A reader whose tiles each have a look of their own (as the bundled classifier
+    gives them), recording the exemplars it is sent."""
+
+    def recognize(data, name, exemplars=None):
+        LEARN_CALLS.append(exemplars)
+        out = read(data, name, exemplars=exemplars)
+        for i, t in enumerate(out["tiles"]):
+            t["look"] = encode_look(np.random.default_rng(i).random(240), "0123abcd")
+        return out
+
+    return recognize
+
+
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory):
     db = tmp_path_factory.mktemp("db") / "games.db"
     readers = {
+        "learn.png": _with_looks(fake_recognize()),
         "thirteen.png": fake_recognize(THIRTEEN),
         "kongs.png": fake_recognize(KONGS),
         "whole-table.png": fake_table_recognize(),
@@ -46,8 +66,8 @@ def base_url(tmp_path_factory):
     }
     default = fake_recognize()
 
-    def recognize(data, name):
-        return readers.get(name, default)(data, name)
+    def recognize(data, name, exemplars=None):
+        return readers.get(name, default)(data, name, exemplars=exemplars)
 
     with live_server(create_app({"MCR_RECOGNIZE": recognize, "MCR_DB": str(db)})) as url:
         yield url
@@ -632,3 +652,37 @@ def test_a_tile_cut_by_the_photos_edge_is_dotted_and_noted(open_page, tmp_path):
     assert page.locator("#boxes .box.partial").count() == 1
     notes = page.locator("#photo-warnings").inner_text()
     assert "照片边缘" in notes or "photo's edge" in notes
+
+
+@needs_scorer
+def test_a_scored_hand_teaches_the_next_photo_this_tables_tiles(open_page, tmp_path):
+    """The player fixes the winning tile (read 5s, truly 2s) and scores the hand; the next
+    photo goes with every face-up tile of that hand named as the player left it, the page
+    says how many tiles it has learnt, and "Forget" (a new tile set) sends none again."""
+    page = open_page()
+    photo = tmp_path / "learn.png"
+    photo.write_bytes(photo_png())
+    LEARN_CALLS.clear()
+    page.set_input_files("#upload-input", str(photo))
+    page.wait_for_selector("#total-value")
+    page.click("#hand .group.winning .tile")
+    page.click('#dialog-palette .key[data-code="2s"]')
+    page.wait_for_function("() => document.querySelector('#notation').value.endsWith('2s')")
+    _settled(page)
+    page.set_input_files("#upload-input", str(photo))
+    page.wait_for_selector("#table-set:not([hidden])")
+    assert LEARN_CALLS[0] is None
+    sent = LEARN_CALLS[1]
+    assert sorted(e["tile"] for e in sent) == sorted(
+        ["2m", "3m", "4m", "5p", "6p", "7p", "5p", "6p", "7p", "3s", "4s", "E", "E", "2s", "1f"]
+    )
+    assert "15" in page.locator("#table-set-text").inner_text()
+    _settled(page)
+    page.click("#table-set-forget")
+    assert page.locator("#table-set").is_hidden()
+    page.set_input_files("#upload-input", str(photo))
+    page.wait_for_function(
+        "() => !document.querySelector('#progress') || document.querySelector('#progress').hidden"
+    )
+    _settled(page)
+    assert len(LEARN_CALLS) == 3 and LEARN_CALLS[2] is None

@@ -57,7 +57,7 @@ def test_a_photo_that_would_wait_too_long_is_told_at_once_when_to_come_back(monk
 
     monkeypatch.setattr(photos, "WAIT_S", 1.0)
 
-    def slow(data: bytes, name: str) -> dict:
+    def slow(data: bytes, name: str, exemplars=None) -> dict:
         time.sleep(0.4)
         return {"image": name}
 

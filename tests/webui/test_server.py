@@ -132,7 +132,7 @@ def test_full_photo_queue_answers_503_with_retry_after(serve):
     """One reader and no queue: while a (slow) photo is read, the next is refused at once."""
     entered = threading.Event()
 
-    def slow_reader(data: bytes, name: str) -> dict:
+    def slow_reader(data: bytes, name: str, exemplars=None) -> dict:
         entered.set()
         time.sleep(0.8)
         return {"image": name, "tiles": [], "hand": None}

@@ -47,10 +47,11 @@ export function onceKey() {
 export const postJSON = (url, body) => sendJSON("POST", url, body);
 export const getJSON = (url) => sendJSON("GET", url);
 
-/** Upload a file with progress; resolves to the JSON answer or `{error}`. */
-export function uploadFile(url, field, file, onProgress) {
+/** Upload a file (and text `fields`) with progress; resolves to the JSON answer or `{error}`. */
+export function uploadFile(url, field, file, fields, onProgress) {
   return new Promise((resolve) => {
     const form = new FormData();
+    Object.keys(fields).forEach((k) => form.append(k, fields[k]));
     form.append(field, file, file.name || "photo.jpg");
     const xhr = new XMLHttpRequest();
     xhr.upload.onprogress = (e) => { if (e.lengthComputable) onProgress("upload", e.loaded / e.total); };

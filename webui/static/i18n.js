@@ -19,6 +19,8 @@ const T = {
   tap_box_hint: ["点照片上的框或下面的牌即可改正。橙色＝不确定，紫色＝按规则改过。", "點照片上的框或下面的牌即可改正。橙色＝不確定，紫色＝按規則改過。", "Tap a box on the photo or a tile below to fix it. Orange = uncertain, purple = changed by the rules."],
   fourth_seen: ["照片里能看到和牌的另外三张：已勾选和绝张。", "照片裡能看到和牌的另外三張：已勾選和絕張。", "The other three copies of the winning tile are in view: Last of its kind (和绝张) is ticked."],
   ignored_hint: ["灰框是不属于手牌的牌（牌墙、弃牌、别家）；点一下可把那一组当作手牌。", "灰框是不屬於手牌的牌（牌牆、棄牌、別家）；點一下可把那一組當作手牌。", "Grey boxes are tiles that are not the hand (walls, discards, other players); tap one to make its group the hand."],
+  table_set: ["这桌的牌已学会 {n} 张（来自记过分的手牌），照片读得更准。", "這桌的牌已學會 {n} 張（來自記過分的手牌），照片讀得更準。", "Learnt {n} tiles of this table's set from hands scored here; photos read them better."],
+  table_set_forget: ["忘掉（换了一副牌）", "忘掉（換了一副牌）", "Forget (new tile set)"],
   group_is: ["{kind}，{n} 张", "{kind}，{n} 張", "{kind}: {n}"],
   make_hand: ["这组是手牌", "這組是手牌", "This group is the hand"],
   kind_discards: ["弃牌", "棄牌", "Discards"],

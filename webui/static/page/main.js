@@ -9,6 +9,7 @@ import { renderResult } from "./result.js";
 import { busy } from "./scoring.js";
 import { initSituation, renderSituation } from "./situation.js";
 import { onRender, render, state } from "./state.js";
+import { initTableSet, showCount } from "./tableset.js";
 
 onRender(renderHand);
 onRender(renderBoxes);
@@ -22,7 +23,8 @@ initHand();
 initSituation();
 initCheck();
 initRecord();
-onChange(() => { relabelKeys(); showNotes(); render(); });
+initTableSet();
+onChange(() => { relabelKeys(); showNotes(); showCount(); render(); });
 render();
 
 // For people debugging at the table and for the browser tests.

@@ -5,6 +5,7 @@ import { getLang, t } from "../i18n.js";
 import { byHandOrder, isFlower } from "../tiles.js";
 import { changed, readNotation } from "./scoring.js";
 import { $, state, tile } from "./state.js";
+import { namedTiles, rememberHand } from "./tableset.js";
 
 const MAX_UPLOAD = 25 * 1024 * 1024;
 
@@ -25,7 +26,10 @@ export async function upload(file, tries = 0) {
   $("progress").hidden = false;
   $("progress-text").textContent = t("uploading");
   $("progress-bar").style.width = "0%";
-  const data = await uploadFile("/api/recognize", "photo", file, (stage, part) => {
+  rememberHand();  // the last photo's hand, as the player left it, names this set's tiles
+  const named = namedTiles();
+  const fields = named.length ? { exemplars: JSON.stringify(named) } : {};
+  const data = await uploadFile("/api/recognize", "photo", file, fields, (stage, part) => {
     if (stage === "read") $("progress-text").textContent = t("reading");
     $("progress-bar").style.width = `${Math.round(100 * part)}%`;
   });
@@ -208,7 +212,7 @@ async function makeHand() {
   const gi = state.group;
   if (!data || gi === null || !data.ignored[gi]) return;
   const others = data.ignored.filter((_, k) => k !== gi);
-  if ((data.tiles || []).length) others.push({ kind: "stray", tiles: data.tiles.map(({ tile: code, box, confidence, alternatives, up }) => ({ tile: code, box, confidence, alternatives, up })) });
+  if ((data.tiles || []).length) others.push({ kind: "stray", tiles: data.tiles.map(({ tile: code, box, confidence, alternatives, up, look }) => ({ tile: code, box, confidence, alternatives, up, look })) });
   const answer = await postJSON("/api/regroup", { tiles: data.ignored[gi].tiles, ignored: others, size: data.size, image: data.image });
   if (answer.error) { showPhotoError(answer.error.message); return; }
   showPhotoError("");
