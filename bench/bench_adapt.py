@@ -9,7 +9,10 @@ result's hand that covers a labelled face-up tile (IoU at least 0.5)
 becomes an exemplar with the label's code. Each photo is also read without
 exemplars, so the two columns compare the same photos.
 
-    python -m bench.bench_adapt DIR [--after K] [--limit N]
+    python -m bench.bench_adapt DIR [--after K] [--limit N] [--unchecked]
+
+`--unchecked` names each hand as read, misreads and all: a table whose
+players never fix a tile (what leaning on their own misreads costs).
 
 Prints per style and in all the hands read right (exact, as
 `bench.bench_heldout` counts them) among the photos read after at least
@@ -60,6 +63,16 @@ def named(out: dict[str, Any], meta: dict[str, Any]) -> list[dict[str, str]]:
     return given
 
 
+def as_read(out: dict[str, Any], meta: dict[str, Any]) -> list[dict[str, str]]:
+    """The exemplars of a hand named as read (`--unchecked`): its tiles with a look, not
+    read as a back, each with the code the reader gave it."""
+    return [
+        {"tile": t["tile"], "look": t["look"]}
+        for t in out["tiles"]
+        if t.get("look") and t["tile"] != BACK
+    ]
+
+
 def scenes_by_style(root: Path, limit: int | None) -> dict[str, list[tuple[Path, dict]]]:
     """Each style's scenes in their order: (image path, labels)."""
     out: dict[str, list[tuple[Path, dict]]] = defaultdict(list)
@@ -70,8 +83,11 @@ def scenes_by_style(root: Path, limit: int | None) -> dict[str, list[tuple[Path,
     return out
 
 
-def run_style(scenes: list[tuple[Path, dict]], after: int, bar: tqdm) -> tuple[int, int, int]:
-    """(photos counted, right without exemplars, right with them) for one table's photos."""
+def run_style(
+    scenes: list[tuple[Path, dict]], after: int, bar: tqdm, name=named
+) -> tuple[int, int, int]:
+    """(photos counted, right without exemplars, right with them) for one table's photos,
+    each hand named by `name` (`named`: as a player who fixes the misread tiles)."""
     memory: list[dict[str, str]] = []
     counted = plain = leaning = 0
     for k, (image, meta) in enumerate(scenes):
@@ -81,7 +97,7 @@ def run_style(scenes: list[tuple[Path, dict]], after: int, bar: tqdm) -> tuple[i
             counted += 1
             leaning += read_right(out, meta)[1]
             plain += read_right(recognize(data, image.name), meta)[1]
-        memory += named(out, meta)
+        memory += name(out, meta)
         bar.update()
     return counted, plain, leaning
 
@@ -91,11 +107,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("root", type=Path, help="rendered scenes (datasets.render)")
     ap.add_argument("--after", type=int, default=1, help="count photos after this many named")
     ap.add_argument("--limit", type=int, default=None, help="the first N scenes only")
+    ap.add_argument("--unchecked", action="store_true", help="name each hand as read")
     args = ap.parse_args(argv)
     styles = scenes_by_style(args.root, args.limit)
     total = [0, 0, 0]
     with tqdm(total=sum(map(len, styles.values())), desc="photos", unit="photo") as bar:
-        rows = {s: run_style(sc, args.after, bar) for s, sc in sorted(styles.items())}
+        name = as_read if args.unchecked else named
+        rows = {s: run_style(sc, args.after, bar, name) for s, sc in sorted(styles.items())}
     for style, (n, plain, leaning) in rows.items():
         print(f"{style}: {n} photos after {args.after} named: right {plain} -> {leaning}")
         total = [t + v for t, v in zip(total, (n, plain, leaning), strict=True)]

@@ -220,7 +220,7 @@ def read_with_looks(
     x = to_input(crops)
     if flip:
         x = np.concatenate([x, x[:, :, ::-1, ::-1]])
-    out = model.run_all(x, 2 if looks else 1)
+    out = model.run_all(x, [model.output_names[0], LOOKS] if looks else model.output_names[:1])
     p = softmax(out[0])
     seen = unit(out[1]) if looks else np.zeros((len(x), 0), np.float32)
     n = len(crops)
@@ -228,6 +228,13 @@ def read_with_looks(
         p = (p[:n] + p[n:]) / 2
         return p.astype(np.float32), np.stack([seen[:n], seen[n:]], axis=1)
     return p.astype(np.float32), seen[:, None, :]
+
+
+def _look_size(model: CropModel) -> int:
+    """The length of the model's `LOOKS` output (0 where it has none or it is not fixed)."""
+    shapes = {o.name: o.shape for o in model.session.get_outputs()}
+    size = shapes.get(LOOKS, [None])[-1]
+    return size if isinstance(size, int) else 0
 
 
 def model_tag(path: Path) -> str:
@@ -265,8 +272,10 @@ class Classifier:
         `second_look` asks; None: none is asked."""
         paths = _paths(model_path if model_path is not None else DEFAULT_MODEL)
         self.models = [CropModel(p, "classifier") for p in paths]
-        #: the first model's tag where it gives looks (`LOOKS`), else None: no exemplars
-        self.tag = model_tag(paths[0]) if LOOKS in self.models[0].output_names else None
+        #: how many numbers a look of the first model holds (0: it gives none, `LOOKS`)
+        self.look_size = _look_size(self.models[0])
+        #: the first model's tag where it gives looks, else None: no exemplars
+        self.tag = model_tag(paths[0]) if self.look_size else None
         #: the tiles a player named, which the reads lean on (`with_exemplars`)
         self.exemplars: Exemplars = NONE
         self.vision = config  # the row views find the rows with `config.rows`
@@ -285,14 +294,6 @@ class Classifier:
         twin.exemplars = exemplars
         return twin
 
-    @property
-    def look_size(self) -> int:
-        """How many numbers a look of the first model holds (0: it gives none)."""
-        if self.tag is None:
-            return 0
-        shape = self.models[0].session.get_outputs()[1].shape
-        return int(shape[-1])
-
     def probs(self, crops: np.ndarray) -> np.ndarray:
         """Class probabilities (N,43) of upright crops (N,64,64,3) BGR uint8 (the models'
         mean), leaning on the exemplars."""
@@ -302,7 +303,7 @@ class Classifier:
         """`probs` and the first model's looks of the crops (`read_with_looks`; empty when
         it gives none)."""
         if self.tag is None:
-            return self._mean_read(self.models, crops), np.zeros((len(crops), 1, 0))
+            return self._mean_read(self.models, crops), np.zeros((len(crops), 1, 0), np.float32)
         p, looks = read_with_looks(self.models[0], crops, self.flip_average, 43, looks=True)
         if len(self.models) > 1:
             rest = [read_crops(m, crops, self.flip_average, classes=43) for m in self.models[1:]]

@@ -40,8 +40,10 @@ from vision.errors import TileListError
 
 #: characters of the model tag a look starts with (`vision.classify.model_tag`)
 TAG_CHARS = 8
-#: what a look's text is: the tag in hex, a colon, base64 of at most 1,536 numbers
-LOOK_TEXT = re.compile(rf"[0-9a-f]{{{TAG_CHARS}}}:[A-Za-z0-9+/]{{1,2048}}={{0,2}}")
+#: the longest base64 of a look (768 numbers: the classifier's has 240)
+LOOK_CHARS = 1024
+#: what a look's text is: the tag in hex, a colon, base64 of at most 768 numbers
+LOOK_TEXT = re.compile(rf"[0-9a-f]{{{TAG_CHARS}}}:[A-Za-z0-9+/]{{1,{LOOK_CHARS}}}={{0,2}}")
 
 
 @dataclass(frozen=True)
@@ -78,11 +80,11 @@ def is_look(text: object) -> bool:
     return isinstance(text, str) and LOOK_TEXT.fullmatch(text) is not None
 
 
-def decode_look(text: str, tag: str | None, dim: int) -> np.ndarray | None:
+def decode_look(text: object, tag: str | None, dim: int) -> np.ndarray | None:
     """The unit look of `encode_look`'s text, None when it came from another model than
     the one tagged `tag` (None: a model without looks); TileListError when it is not a
     look."""
-    if not is_look(text):
+    if not isinstance(text, str) or not is_look(text):
         raise TileListError("bad_exemplars.look")
     head, _, body = text.partition(":")
     if head != tag:
@@ -140,8 +142,8 @@ def adapted(
     config: ExemplarConfig = DEFAULT.exemplars,
 ) -> np.ndarray:
     """`probs` (N, classes) with each tile that looks enough like another tile's
-    exemplars moved towards that tile (`config.weight` of its probability);
-    a new array, `probs` as it was without exemplars."""
+    exemplars moved towards that tile (`config.weight` of its probability): a new
+    array where a tile moves, `probs` itself (unchanged) where none does."""
     if not len(exemplars) or not len(probs):
         return probs
     alike = likeness(looks, exemplars, probs.shape[1])

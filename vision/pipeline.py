@@ -239,7 +239,7 @@ def _tile_json(read: TileRead, group: int, sideways: bool, partial: bool) -> dic
         "up": _up_json(read),
         "alternatives": _alternatives(read),
         "partial": partial,
-        "look": read.look,
+        "look": _look_json(read, read.chosen),
     }
 
 
@@ -447,8 +447,15 @@ def _ignored_json(
         "alternatives": _alternatives(read),
         "up": _up_json(read),
         "partial": cut_by_edge(read, size, config),
-        "look": read.look,
+        "look": _look_json(read, code_of(read)),
     }
+
+
+def _look_json(read: TileRead, code: str) -> str | None:
+    """The tile's look where it may name the table's set (`vision.exemplars`): none for a
+    back, which names no face (a table's walls and hands seen from behind, the most of its
+    tiles, would otherwise weigh down every answer and every regroup request)."""
+    return None if code == BACK else read.look
 
 
 def _alternatives(read: TileRead) -> list[dict[str, Any]]:

@@ -81,11 +81,10 @@ class CropModel:
 
     def run(self, x: np.ndarray) -> np.ndarray:
         """The model's first output for the batch `x`."""
-        return self.run_all(x, 1)[0]
+        return self.run_all(x, self.output_names[:1])[0]
 
-    def run_all(self, x: np.ndarray, outputs: int | None = None) -> list[np.ndarray]:
-        """The model's first `outputs` outputs (default all) for the batch `x`."""
-        names = self.output_names[:outputs]
+    def run_all(self, x: np.ndarray, names: list[str]) -> list[np.ndarray]:
+        """The model's outputs `names` for the batch `x`."""
         parts = np.array_split(x, max(1, min(CORES, len(x))))
         if len(parts) == 1:
             return self._one(parts[0], names)

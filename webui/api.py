@@ -13,6 +13,8 @@ import threading
 from flask import Blueprint, current_app, jsonify, request
 
 from scorer.errors import ScoreError
+from vision.config import DEFAULT
+from vision.exemplars import LOOK_CHARS
 from webui.errors import PHOTO_PATH, RequestError, error_response, remember_lang, request_lang
 from webui.guard import parse_json, parse_object
 from webui.i18n import option_reason
@@ -20,8 +22,13 @@ from webui.photos import Busy, PhotoReader
 
 #: the largest photo read (larger uploads are refused before this by MAX_CONTENT_LENGTH)
 MAX_BYTES = 25 * 1024 * 1024
-#: the largest `exemplars` field of an upload (`ExemplarConfig.most` looks of ~360 bytes)
-MAX_EXEMPLAR_BYTES = 128 * 1024
+#: the largest `exemplars` field of an upload: `ExemplarConfig.most` of the longest looks
+#: (`vision.exemplars.LOOK_CHARS`; the classifier's are a third as long), under the
+#: form's own 500 kB
+MAX_EXEMPLAR_BYTES = DEFAULT.exemplars.most * (LOOK_CHARS + 48)
+#: the largest regroup body: a whole table's tiles (about 150) sent back, each with its
+#: alternatives and, for a face, its look
+MAX_REGROUP_BYTES = 400 * 1024
 
 bp = Blueprint("api", __name__)
 _READER_LOCK = threading.Lock()
@@ -147,7 +154,8 @@ def regroup():
     groups it sends as `ignored` kept as they are: `vision.regroup.read_group`."""
     from vision.regroup import read_group
 
-    return jsonify(_worded(read_group(_read_json_object())))
+    body = parse_object(request.get_data(cache=True), MAX_REGROUP_BYTES)
+    return jsonify(_worded(read_group(body)))
 
 
 def _worded(result: dict) -> dict:

@@ -52,7 +52,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.update(
         MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
         MCR_DB=None,  # None: the game store's own default, shared with `mcr game`
-        MCR_RECOGNIZE=None,  # callable(data, name) -> dict; None: vision.pipeline.recognize
+        # callable(data, name[, exemplars=]) -> dict; None: vision.pipeline.recognize
+        MCR_RECOGNIZE=None,
         MCR_READERS=None,  # photos read at once; None: one per core
         MCR_PHOTO_QUEUE=None,  # photos that may wait; None: 16 per reader
         MCR_ALLOWED_HOSTS=None,  # Host names answered besides loopback (`mcr serve` sets them)

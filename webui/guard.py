@@ -103,9 +103,9 @@ def parse_json(data: bytes, most_bytes: int = MAX_JSON_BYTES) -> Any:
     return value
 
 
-def parse_object(data: bytes) -> dict[str, Any]:
+def parse_object(data: bytes, most_bytes: int = MAX_JSON_BYTES) -> dict[str, Any]:
     """`parse_json`, and the value must be an object."""
-    value = parse_json(data)
+    value = parse_json(data, most_bytes)
     if not isinstance(value, dict):
         raise RequestError("not_object")
     return value

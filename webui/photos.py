@@ -39,8 +39,8 @@ from webui.memory import return_big_buffers
 
 log = logging.getLogger(__name__)
 
-#: reads a photo: its bytes, its name and the table's exemplars (`vision.exemplars`; None:
-#: none sent)
+#: reads a photo: its bytes, its name and, where sent, the table's exemplars as a keyword
+#: (`vision.exemplars`)
 RecognizeFn = Callable[..., dict]
 
 #: how many more photos may wait per reader before the server answers 503
@@ -196,7 +196,8 @@ class PhotoReader:
             if not data:
                 raise RequestError("empty_photo")
             fn = self._recognize or _read_in_worker
-            future = self._pool().submit(fn, data, name, exemplars=exemplars)
+            named = {} if exemplars is None else {"exemplars": exemplars}
+            future = self._pool().submit(fn, data, name, **named)
             del data
         except BaseException:
             self._reading.release()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bench.bench_adapt import named
+from bench.bench_adapt import as_read, named
 
 
 def _label(code: str, x: float, face_down: bool = False) -> dict:
@@ -42,3 +42,15 @@ def test_a_tile_read_as_a_back_names_nothing_even_over_a_face() -> None:
         ]
     }
     assert named(out, meta) == []
+
+
+def test_unchecked_names_each_tile_as_read() -> None:
+    """`--unchecked`: a table that never fixes a tile keeps the misread 9m as a 9m."""
+    out = {
+        "tiles": [
+            {"tile": "9m", "box": [1, 0, 31, 40], "look": "L1"},
+            {"tile": "back", "box": [30, 0, 60, 40], "look": "L2"},
+            {"tile": "E", "box": [60, 0, 90, 40], "look": None},
+        ]
+    }
+    assert as_read(out, {"tiles": []}) == [{"tile": "9m", "look": "L1"}]

@@ -185,8 +185,10 @@ def test_a_named_tile_and_its_copies_are_read_as_named(classifier: Classifier) -
     memory = parse_exemplars(
         [{"tile": named, "look": first[0].look}], classifier.tag, classifier.look_size
     )
-    again = classifier.with_exemplars(memory)(image, detections)
-    assert [r.chosen for r in again] == [named] * 3
+    leaning = classifier.with_exemplars(memory)
+    assert [r.chosen for r in leaning(image, detections)] == [named] * 3
+    # a whole table's tiles are first glanced at (the box alone): they lean too
+    assert [r.chosen for r in leaning.glance(image, detections)] == [named] * 3
     assert classifier.exemplars is NONE  # the shared classifier keeps none
     stale = parse_exemplars(
         [{"tile": named, "look": "ffffffff" + first[0].look[8:]}],

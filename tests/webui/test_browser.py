@@ -686,3 +686,23 @@ def test_a_scored_hand_teaches_the_next_photo_this_tables_tiles(open_page, tmp_p
     )
     _settled(page)
     assert len(LEARN_CALLS) == 3 and LEARN_CALLS[2] is None
+
+
+def test_named_tiles_the_server_refuses_are_dropped_and_the_photo_read(open_page, tmp_path):
+    """Tiles kept by another version of the page (here: looks of no reader's form) must not
+    block every photo: the page forgets them and sends the photo again without."""
+    page = open_page()
+    page.evaluate(
+        """() => localStorage.setItem("mcr-table-set",
+            JSON.stringify([{tile: "5m", look: "not a look"}]))"""
+    )
+    page.reload()
+    assert "1" in page.locator("#table-set-text").inner_text()
+    photo = tmp_path / "learn.png"
+    photo.write_bytes(photo_png())
+    LEARN_CALLS.clear()
+    page.set_input_files("#upload-input", str(photo))
+    page.wait_for_selector("#photo-view:not([hidden])")
+    assert LEARN_CALLS == [None]  # the refused request never reached a reader
+    assert page.locator("#table-set").is_hidden()
+    assert page.locator("#photo-error").is_hidden()

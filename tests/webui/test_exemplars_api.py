@@ -69,7 +69,7 @@ def test_every_tile_of_the_answer_has_a_look_field(seen) -> None:
         (json.dumps([{"tile": "6m", "look": LOOK}] * 301), 422, "bad_exemplars"),
         (json.dumps([{"tile": "6m", "look": LOOK + "A" * 3000}]), 422, "too_long"),
         (json.dumps([{"tile": 10**40, "look": LOOK}]), 422, "number_out_of_range"),
-        (json.dumps("x" * 200_000), 413, "body_too_large"),
+        (json.dumps("x" * 400_000), 413, "body_too_large"),
     ],
 )
 def test_bad_exemplars_are_a_clear_4xx_and_no_reading(
@@ -113,3 +113,34 @@ def test_a_regrouped_tile_with_a_bad_look_is_refused(client, look) -> None:
     resp = _regroup(client, tiles)
     assert resp.status_code == 422
     assert resp.get_json()["error"]["code"] in ("bad_tiles", "too_long")
+
+
+def test_a_whole_tables_tiles_sent_back_with_their_looks_are_read(client) -> None:
+    """A whole table is about 150 tiles; its result's faces carry looks (backs none), and
+    the page sends them all back when a group is tapped as the hand."""
+    hand = [
+        {"tile": c, "box": [10 + 32 * i, 100, 40 + 32 * i, 140], "confidence": 0.9, "look": LOOK}
+        for i, c in enumerate(["1m", "2m", "3m"])
+    ]
+    pond = [
+        {
+            "tile": "9p",
+            "box": [
+                10 + 32 * (i % 20),
+                200 + 45 * (i // 20),
+                40 + 32 * (i % 20),
+                240 + 45 * (i // 20),
+            ],
+            "confidence": 0.9,
+            "alternatives": [{"tile": "8p", "p": 0.05}, {"tile": "7p", "p": 0.02}],
+            "up": [0.0, -1.0],
+            "look": LOOK,
+        }
+        for i in range(150)
+    ]
+    body = {"tiles": hand, "ignored": [{"kind": "discards", "tiles": pond}]}
+    data = json.dumps(body)
+    assert len(data) > 64 * 1024  # more than a score request may be
+    resp = client.post("/api/regroup", data=data, content_type="application/json")
+    assert resp.status_code == 200, resp.get_data(as_text=True)[:300]
+    assert len(resp.get_json()["ignored"][0]["tiles"]) == 150

@@ -80,6 +80,11 @@ GENERIC: list[tuple[str, dict, str | None]] = [
     ("rebound_host", body({"hand": SEED_HAND}, Host="evil.example:8000"), "bad_host"),
 ]
 EMPTY = ("empty_body", raw(""), "empty_body")  # undo takes an empty body: not hostile there
+#: a regroup request carries a whole table's tiles (up to 400 kB): too large is larger there
+LARGER = {
+    "huge_array": raw("[" * 500_000),
+    "body_100kb": body({"tiles": [], "pad": ["x" * 1000] * 500}),
+}
 
 # ----- endpoint by endpoint ----------------------------------------------------
 
@@ -495,6 +500,8 @@ def _cases():
     for method, path in JSON_ENDPOINTS:
         cases = GENERIC if path.endswith("/undo") else [*GENERIC, EMPTY]
         for name, kwargs, code in cases:
+            if path == "/api/regroup":
+                kwargs = LARGER.get(name, kwargs)
             yield pytest.param(method, path, kwargs, code, id=f"{name}-{method}{path}")
     for name, method, path, kwargs, code in SPECIFIC:
         yield pytest.param(method, path, kwargs, code, id=name)

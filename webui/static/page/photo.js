@@ -5,9 +5,11 @@ import { getLang, t } from "../i18n.js";
 import { byHandOrder, isFlower } from "../tiles.js";
 import { changed, readNotation } from "./scoring.js";
 import { $, state, tile } from "./state.js";
-import { namedTiles, rememberHand } from "./tableset.js";
+import { forget, namedTiles, rememberHand } from "./tableset.js";
 
 const MAX_UPLOAD = 25 * 1024 * 1024;
+// the server's refusals of the named tiles sent (not of the photo)
+const REFUSED_MEMORY = ["bad_exemplars", "body_too_large", "too_many_parts", "too_deep", "bad_json", "too_long"];
 
 let openTile = () => {};
 /** The hand screen's tile dialog, opened from a box on the photo. */
@@ -34,6 +36,11 @@ export async function upload(file, tries = 0) {
     $("progress-bar").style.width = `${Math.round(100 * part)}%`;
   });
   $("progress").hidden = true;
+  if (named.length && data.error && REFUSED_MEMORY.includes(data.error.code)) {
+    forget();  // kept by another version of the page or the reader: start afresh
+    await upload(file, tries);
+    return;
+  }
   if (data.error && data.error.code === "busy" && tries < 5) {  // the readers are all busy: wait as told
     showPhotoError(data.error.message);
     setTimeout(() => upload(file, tries + 1), 1000 * (data.retryAfter || 3));
@@ -216,6 +223,7 @@ async function makeHand() {
   const answer = await postJSON("/api/regroup", { tiles: data.ignored[gi].tiles, ignored: others, size: data.size, image: data.image });
   if (answer.error) { showPhotoError(answer.error.message); return; }
   showPhotoError("");
+  answer.named = !!data.named;  // the same photo: kept (or forgotten) once
   await loadRecognition(answer);
   renderBoxes();
 }

@@ -12,7 +12,8 @@ const MOST = 300;  // vision.config.ExemplarConfig.most: the server refuses more
 export function namedTiles() {
   try {
     const kept = JSON.parse(localStorage.getItem(KEY) || "[]");
-    return Array.isArray(kept) ? kept.filter((x) => x && typeof x.tile === "string" && typeof x.look === "string") : [];
+    const ok = Array.isArray(kept) ? kept.filter((x) => x && typeof x.tile === "string" && typeof x.look === "string") : [];
+    return ok.slice(-MOST);
   } catch (e) {
     return [];
   }
