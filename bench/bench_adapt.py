@@ -22,12 +22,11 @@ Prints per style and in all the hands read right (exact, as
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
-
-from tqdm import tqdm
 
 from bench.bench_heldout import read_right
 from scorer.tiles import BACK
@@ -84,7 +83,7 @@ def scenes_by_style(root: Path, limit: int | None) -> dict[str, list[tuple[Path,
 
 
 def run_style(
-    scenes: list[tuple[Path, dict]], after: int, bar: tqdm, name=named
+    scenes: list[tuple[Path, dict]], after: int, bar: Any, name=named
 ) -> tuple[int, int, int]:
     """(photos counted, right without exemplars, right with them) for one table's photos,
     each hand named by `name` (`named`: as a player who fixes the misread tiles)."""
@@ -102,6 +101,20 @@ def run_style(
     return counted, plain, leaning
 
 
+class _Quiet:
+    def update(self) -> None:
+        pass
+
+
+def _progress(total: int) -> Any:
+    """A progress bar of the photos read where tqdm (the train extra) is installed."""
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return contextlib.nullcontext(_Quiet())
+    return tqdm(total=total, desc="photos", unit="photo")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.bench_adapt", description=__doc__)
     ap.add_argument("root", type=Path, help="rendered scenes (datasets.render)")
@@ -111,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     styles = scenes_by_style(args.root, args.limit)
     total = [0, 0, 0]
-    with tqdm(total=sum(map(len, styles.values())), desc="photos", unit="photo") as bar:
+    with _progress(sum(map(len, styles.values()))) as bar:
         name = as_read if args.unchecked else named
         rows = {s: run_style(sc, args.after, bar, name) for s, sc in sorted(styles.items())}
     for style, (n, plain, leaning) in rows.items():
