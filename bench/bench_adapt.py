@@ -31,34 +31,28 @@ from typing import Any
 from bench.bench_heldout import read_right
 from scorer.tiles import BACK
 from vision.config import DEFAULT
+from vision.detect import ious
 from vision.pipeline import recognize
 
 #: a result tile names a labelled tile when their boxes overlap this much
 MATCH_IOU = 0.5
 
 
-def iou(a: list[float], b: list[float]) -> float:
-    """Intersection over union of two boxes (x1, y1, x2, y2)."""
-    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = w * h
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
-
 def named(out: dict[str, Any], meta: dict[str, Any]) -> list[dict[str, str]]:
     """The exemplars a player gives by naming the hand of `out`, as the page keeps them:
     each hand tile with a look, not read as a back, whose likeliest label (by IoU, at
     least `MATCH_IOU`) is a face-up tile, with that tile's code."""
+    labels = meta["tiles"]
+    boxes = [t["box"] for t in labels]
     given = []
     for tile in out["tiles"]:
-        if not tile.get("look") or tile["tile"] == BACK:  # as the page: a back names nothing
+        if not tile.get("look") or tile["tile"] == BACK or not labels:  # a back names nothing
             continue
-        best = max(meta["tiles"], key=lambda t: iou(tile["box"], t["box"]), default=None)
-        if best is None or best["face_down"] or best["code"] == BACK:
+        overlap = ious(tile["box"], boxes)
+        best = labels[int(overlap.argmax())]
+        if best["face_down"] or best["code"] == BACK or overlap.max() < MATCH_IOU:
             continue
-        if iou(tile["box"], best["box"]) >= MATCH_IOU:
-            given.append({"tile": best["code"], "look": tile["look"]})
+        given.append({"tile": best["code"], "look": tile["look"]})
     return given
 
 

@@ -30,7 +30,7 @@ import base64
 import binascii
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -75,7 +75,7 @@ def encode_look(look: np.ndarray, tag: str) -> str:
     return f"{tag}:" + base64.b64encode(q.astype(np.uint8).tobytes()).decode("ascii")
 
 
-def is_look(text: object) -> bool:
+def is_look(text: object) -> TypeGuard[str]:
     """Whether `text` is a look's text as `encode_look` writes it."""
     return isinstance(text, str) and LOOK_TEXT.fullmatch(text) is not None
 
@@ -84,7 +84,7 @@ def decode_look(text: object, tag: str | None, dim: int) -> np.ndarray | None:
     """The unit look of `encode_look`'s text, None when it came from another model than
     the one tagged `tag` (None: a model without looks); TileListError when it is not a
     look."""
-    if not isinstance(text, str) or not is_look(text):
+    if not is_look(text):
         raise TileListError("bad_exemplars.look")
     head, _, body = text.partition(":")
     if head != tag:
@@ -147,15 +147,15 @@ def adapted(
     if not len(exemplars) or not len(probs):
         return probs
     alike = likeness(looks, exemplars, probs.shape[1])
-    rows = np.arange(len(probs))
+    rows, chosen = np.arange(len(probs)), probs.argmax(axis=1)
     nearest, best = alike.argmax(axis=1), alike.max(axis=1)
-    own = alike[rows, probs.argmax(axis=1)]
+    own = alike[rows, chosen]
     shown = own > -1  # the classifier's choice has exemplars
     move = np.where(
         shown, (best >= config.near) & (best - own >= config.margin), best >= config.same
     )
     # exemplars name faces: a tile read as a back (a concealed kong's, a wall's) stays one
-    move &= (nearest != probs.argmax(axis=1)) & (probs.argmax(axis=1) != INDEX[BACK])
+    move &= (nearest != chosen) & (chosen != INDEX[BACK])
     if not move.any():
         return probs
     out = probs.copy()

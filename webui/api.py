@@ -16,7 +16,7 @@ from scorer.errors import ScoreError
 from vision.config import DEFAULT
 from vision.exemplars import LOOK_CHARS
 from webui.errors import PHOTO_PATH, RequestError, error_response, remember_lang, request_lang
-from webui.guard import parse_json, parse_object
+from webui.guard import MAX_JSON_BYTES, parse_json, parse_object
 from webui.i18n import option_reason
 from webui.photos import Busy, PhotoReader
 
@@ -44,9 +44,9 @@ def _score_request(obj: dict) -> dict:
     return score_request(obj)
 
 
-def _read_json_object() -> dict:
+def _read_json_object(most_bytes: int = MAX_JSON_BYTES) -> dict:
     """The request body as a JSON object (bounded by `webui.guard`), or a RequestError."""
-    return parse_object(request.get_data(cache=True))
+    return parse_object(request.get_data(cache=True), most_bytes)
 
 
 @bp.post("/api/score")
@@ -154,8 +154,7 @@ def regroup():
     groups it sends as `ignored` kept as they are: `vision.regroup.read_group`."""
     from vision.regroup import read_group
 
-    body = parse_object(request.get_data(cache=True), MAX_REGROUP_BYTES)
-    return jsonify(_worded(read_group(body)))
+    return jsonify(_worded(read_group(_read_json_object(MAX_REGROUP_BYTES))))
 
 
 def _worded(result: dict) -> dict:
