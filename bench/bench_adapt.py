@@ -10,9 +10,16 @@ becomes an exemplar with the label's code. Each photo is also read without
 exemplars, so the two columns compare the same photos.
 
     python -m bench.bench_adapt DIR [--after K] [--limit N] [--unchecked]
+    python -m bench.bench_adapt DIR --taught SETS [--after 0] [--no-hands]
 
 `--unchecked` names each hand as read, misreads and all: a table whose
 players never fix a tile (what leaning on their own misreads costs).
+`--taught SETS` teaches each table its set first from a photo of it laid out
+in order (`vision.tileset`; `datasets.render --kind set`): the first photo
+of the style in SETS that teaches one (the others tried are counted as
+refused or taught wrong); the set stays with the table, the named hands'
+exemplars fill the rest of the memory. `--no-hands` leans on the taught set
+alone.
 
 Prints per style and in all the hands read right (exact, as
 `bench.bench_heldout` counts them) among the photos read after at least
@@ -25,6 +32,7 @@ import argparse
 import contextlib
 import json
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -77,20 +85,27 @@ def scenes_by_style(root: Path, limit: int | None) -> dict[str, list[tuple[Path,
 
 
 def run_style(
-    scenes: list[tuple[Path, dict]], after: int, bar: Any, name=named
+    scenes: list[tuple[Path, dict]],
+    after: int,
+    bar: Any,
+    name=named,
+    taught_set: Sequence[dict[str, str]] = (),
 ) -> tuple[int, int, int]:
     """(photos counted, right without exemplars, right with them) for one table's photos,
-    each hand named by `name` (`named`: as a player who fixes the misread tiles)."""
+    each hand named by `name` (`named`: as a player who fixes the misread tiles; None:
+    hands name nothing), the `taught_set` kept first in the memory."""
     memory: list[dict[str, str]] = []
     counted = plain = leaning = 0
+    room = DEFAULT.exemplars.most - len(taught_set)
     for k, (image, meta) in enumerate(scenes):
         data = image.read_bytes()
-        out = recognize(data, image.name, exemplars=memory[-DEFAULT.exemplars.most :])
+        given = list(taught_set) + (memory[-room:] if room > 0 else [])
+        out = recognize(data, image.name, exemplars=given)
         if k >= after:
             counted += 1
             leaning += read_right(out, meta)[1]
             plain += read_right(recognize(data, image.name), meta)[1]
-        memory += name(out, meta)
+        memory += name(out, meta) if name else []
         bar.update()
     return counted, plain, leaning
 
@@ -98,6 +113,34 @@ def run_style(
 class _Quiet:
     def update(self) -> None:
         pass
+
+
+def taught_sets(root: Path, styles: list[str]) -> tuple[dict[str, list[dict]], dict[str, int]]:
+    """Each style's set taught by the first photo of it in `root` that teaches one, every
+    taught tile checked against its label; counts of photos refused, taught wrong, right."""
+    from vision.errors import PhotoError
+    from vision.pipeline import teach_set
+    from vision.tileset import exemplars
+
+    sets: dict[str, list[dict]] = {}
+    counts = {"refused": 0, "taught wrong": 0, "taught right": 0}
+    for style, scenes in scenes_by_style(root, None).items():
+        for image, meta in scenes if style in styles else []:
+            try:
+                tiles = teach_set(image.read_bytes(), image.name)["set"]
+            except PhotoError:
+                counts["refused"] += 1
+                continue
+            boxes = [t["box"] for t in meta["tiles"]]
+            right = all(
+                meta["tiles"][int(ious(t["box"], boxes).argmax())]["code"] == t["tile"]
+                for t in tiles
+            )
+            counts["taught right" if right else "taught wrong"] += 1
+            if right:
+                sets[style] = exemplars(tiles)
+                break
+    return sets, counts
 
 
 def _progress(total: int) -> Any:
@@ -115,12 +158,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--after", type=int, default=1, help="count photos after this many named")
     ap.add_argument("--limit", type=int, default=None, help="the first N scenes only")
     ap.add_argument("--unchecked", action="store_true", help="name each hand as read")
+    ap.add_argument("--taught", type=Path, default=None, help="set photos to teach from")
+    ap.add_argument("--no-hands", action="store_true", help="lean on the taught set alone")
     args = ap.parse_args(argv)
     styles = scenes_by_style(args.root, args.limit)
+    sets: dict[str, list[dict]] = {}
+    if args.taught:
+        sets, counts = taught_sets(args.taught, list(styles))
+        print(f"set photos: {counts}; sets taught: {sorted(sets)}")
     total = [0, 0, 0]
     with _progress(sum(map(len, styles.values()))) as bar:
-        name = as_read if args.unchecked else named
-        rows = {s: run_style(sc, args.after, bar, name) for s, sc in sorted(styles.items())}
+        name = None if args.no_hands else as_read if args.unchecked else named
+        rows = {
+            s: run_style(sc, args.after, bar, name, sets.get(s, []))
+            for s, sc in sorted(styles.items())
+        }
     for style, (n, plain, leaning) in rows.items():
         print(f"{style}: {n} photos after {args.after} named: right {plain} -> {leaning}")
         total = [t + v for t, v in zip(total, (n, plain, leaning), strict=True)]

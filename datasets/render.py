@@ -3,7 +3,7 @@
 Usage::
 
     python -m datasets.render --count 3000 --styles train --seed 1 --out DIR \
-        [--size 1280] [--kind hand|grid|row|pile|mixed] [--workers 1] [--cache PATH] \
+        [--size 1280] [--kind hand|grid|row|pile|mixed|set|table] [--workers 1] [--cache PATH] \
         [--no-art-variation] [--red-fives P]
 
 `--styles` takes style names of the art cache (`python -m datasets.art
@@ -70,7 +70,7 @@ from datasets.styles import resolve_styles
 from scorer.tiles import INDEX
 
 #: "promoted": hands whose exposed pungs are mostly promoted kongs (`datasets.train_stacked`)
-KINDS = ("hand", "grid", "row", "pile", "mixed", "promoted", "table")
+KINDS = ("hand", "grid", "row", "pile", "mixed", "promoted", "table", "set")
 MIXED_P = {"hand": 0.45, "grid": 0.25, "row": 0.15, "pile": 0.15}
 ASPECTS = [(4, 3), (3, 4), (1, 1), (16, 9), (9, 16)]
 BACK_COLOURS = [  # BGR
@@ -301,9 +301,8 @@ def render_scene(
         if kind == "table":  # the camera player's own seat: the table turns only a little
             camera = camera or table_camera(rng)
         else:
-            _rotate_layout(
-                layout, float(rng.normal(0, 5) if rng.random() < 0.75 else rng.uniform(0, 360))
-            )
+            upright = kind == "set" or rng.random() < 0.75  # a set is laid out to be read
+            _rotate_layout(layout, float(rng.normal(0, 5) if upright else rng.uniform(0, 360)))
     else:
         kind = layout.kind
         width, height = _frame_size(rng, size, layout)

@@ -1,4 +1,5 @@
-"""`mcr recognize PHOTO...`: read table photos into hands from the command line.
+"""`mcr recognize PHOTO...`: read table photos into hands from the command line;
+`mcr teach PHOTO --out FILE`: learn a table's set from a photo of it laid out in order.
 
 One photo's failure (not an image, unreadable, too large) is reported for
 that photo and the others go on; the exit status is 1 when any failed.
@@ -7,7 +8,8 @@ output", or `{"image", "error"}`), so the output can be piped. `--lang`
 words the reader's notes and the errors in English, simplified or
 traditional Chinese (CONTRACTS.md: `en`, `zh`, `zh-Hant`). `--named FILE`
 reads with the tiles a table's players named, as the page keeps and sends
-them (`vision.exemplars`).
+them (`vision.exemplars`); `mcr teach` writes such a file from a photo of the set
+laid out one tile of each kind in order (`vision.tileset`).
 """
 
 from __future__ import annotations
@@ -54,6 +56,53 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seat-wind", default="E", help="with --score: seat wind 门风 E/S/W/N (E)")
     p.add_argument("--round-wind", default="E", help="with --score: prevalent wind 圈风 (E)")
     p.set_defaults(func=run)
+    register_teach(subparsers)
+
+
+def register_teach(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "teach",
+        help="learn a table's tile set from a photo of it laid out in order",
+        description="Read a photo of one tile of each kind laid out in order (characters, "
+        "dots and bamboos 1-9, then East South West North Red Green White, and the flowers "
+        "if the set has them; the blocks in any order, rows of any length) and write the "
+        "tiles, each named by its place, for `mcr recognize --named`.",
+    )
+    p.add_argument("photo", metavar="PHOTO", help="the photo of the laid-out set")
+    p.add_argument("--out", metavar="FILE", help="write the named tiles here (JSON)")
+    p.add_argument(
+        "--lang", choices=LANGS, default=DEFAULT_LANG, help="language of the errors (en)"
+    )
+    p.set_defaults(func=run_teach)
+
+
+def run_teach(
+    args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None
+) -> int:
+    """Teach the set; print what each place named (and what the reader read there)."""
+    from vision.pipeline import teach_path
+    from vision.tileset import exemplars
+
+    out, err = out or sys.stdout, err or sys.stderr
+    try:
+        taught = teach_path(args.photo)
+    except McrError as exc:
+        print(f"mcr teach: {exc.message_in(args.lang)}", file=err)
+        return EXIT_ERROR
+    tiles = taught["set"]
+    print(f"{args.photo}: {len(tiles)} tiles taught, {taught['agreed']} read so before", file=out)
+    fixed = [f"{t['tile']} (read {t['read']})" for t in tiles if t["read"] != t["tile"]]
+    if fixed:
+        print("  named by place: " + ", ".join(fixed), file=out)
+    if args.out:
+        try:
+            with open(args.out, "w", encoding="utf-8") as f:
+                json.dump(exemplars(tiles), f)
+        except OSError as exc:
+            print(f"mcr teach: {args.out}: {exc.strerror or exc}", file=err)
+            return EXIT_ERROR
+        print(f"  written to {args.out}: use `mcr recognize --named {args.out}`", file=out)
+    return 0
 
 
 def _score(result: dict[str, Any], args: argparse.Namespace) -> dict[str, Any] | None:

@@ -145,6 +145,22 @@ class ExemplarConfig:
 
 
 @dataclass(frozen=True)
+class TileSetConfig:
+    """A set taught from a photo of it laid out in order (`vision.tileset`)."""
+
+    #: the least share of the tiles the reader itself reads as their places name them:
+    #: fewer, and the photo is likely not laid out in the set's order
+    agree: float = 0.5
+    #: tiles this many times the usual distance to a nearest tile apart at most ...
+    step: float = 1.4
+    #: ... and in the rows' direction within this many degrees lie side by side in a row
+    bend: float = 25.0
+    #: found this many boxes more than a set holds at most, the least sure are left out
+    #: (a tile found twice); more, and the photo is refused
+    spare: int = 2
+
+
+@dataclass(frozen=True)
 class FaintConfig:
     """Face-down tiles found too faintly, taken beside the backs found (`vision.faint`)."""
 
@@ -432,6 +448,7 @@ class VisionConfig:
     turn: TurnConfig = TurnConfig()
     classify: ClassifyConfig = ClassifyConfig()
     exemplars: ExemplarConfig = ExemplarConfig()
+    tileset: TileSetConfig = TileSetConfig()
     faint: FaintConfig = FaintConfig()
     orient: OrientConfig = OrientConfig()
     stacked: StackedConfig = StackedConfig()

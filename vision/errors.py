@@ -197,6 +197,24 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "“exemplars”里有一项牌的样子不是识别结果给出的。",
         "zh-Hant": "「exemplars」裡有一項牌的樣子不是辨識結果給出的。",
     },
+    "tileset.count": {
+        "en": "Found {found} tiles; a set is taught from one tile of each kind laid "
+        "out in order: 34 tiles, or 42 with the flowers. Photograph them from above, "
+        "every tile in view.",
+        "zh": "找到 {found} 张牌；教牌需要每种牌各一张按顺序摆好：34 张，连花牌 42 张。"
+        "请从上方拍，每张牌都要拍进去。",
+        "zh-Hant": "找到 {found} 張牌；教牌需要每種牌各一張按順序擺好：34 張，連花牌 42 張。"
+        "請從上方拍，每張牌都要拍進去。",
+    },
+    "tileset.order": {
+        "en": "Only {agree} of the {count} tiles read as their places say: lay out 1-9 of "
+        "each suit, then East South West North Red Green White (and the flowers), row by "
+        "row from the left, and photograph the rows upright.",
+        "zh": "{count} 张牌里只有 {agree} 张与摆放位置相符：请每种花色按 1-9 摆，"
+        "再摆东南西北中发白（和花牌），一行一行从左到右，正着拍照。",
+        "zh-Hant": "{count} 張牌裡只有 {agree} 張與擺放位置相符：請每種花色按 1-9 擺，"
+        "再擺東南西北中發白（和花牌），一行一行從左到右，正著拍照。",
+    },
 }
 
 

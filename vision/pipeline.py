@@ -39,6 +39,7 @@ from vision.layout.kinds import code_of
 from vision.notes import Note, note
 from vision.photo import MAX_BYTES, load_photo
 from vision.regions import Piece, Regions, find_regions, shown_as, shown_copies
+from vision.tileset import taught
 from vision.turn import turn_to_rows
 from vision.types import Detection, Group, Layout, TileRead
 
@@ -813,6 +814,50 @@ def recognize(
     return recognize_image(image, name, detector, classifier, exemplars=exemplars)
 
 
+def read_laid_out(
+    image: np.ndarray,
+    detector: TileFinder | DetectorFn | None = None,
+    classifier: ClassifierFn | None = None,
+) -> list[TileRead]:
+    """Every tile of a photo of tiles laid out face up in rows (a set shown to teach it,
+    `vision.tileset`), each read whole, its box in the photo's pixels: no hand is sought,
+    and a tile taken for a back keeps its look (a blank 白 may look like one)."""
+    if detector is None or classifier is None:
+        default_detector, default_classifier, _, _ = models()
+        detector, classifier = detector or default_detector, classifier or default_classifier
+    found, stretch = as_finder(detector).look(image)
+    work, detections = unstretch(image, found, stretch)
+    reads = classifier(work, detections) if detections else []
+    if len(reads) != len(detections):
+        raise ModelError("model_mismatch")
+    sx, sy = image.shape[1] / work.shape[1], image.shape[0] / work.shape[0]
+    return [
+        replace(r, detection=replace(r.detection, box=_scaled(r.detection.box, sx, sy)))
+        for r in reads
+    ]
+
+
+def _scaled(box: Box, sx: float, sy: float) -> Box:
+    x1, y1, x2, y2 = box
+    return (x1 * sx, y1 * sy, x2 * sx, y2 * sy)
+
+
+def teach_set(data: bytes, name: str = "") -> dict[str, Any]:
+    """A photo of a set laid out in order (its file bytes) read into the set it teaches
+    (`vision.tileset.taught`): `{"image", "set": [{"tile", "look", "box", "read"}],
+    "agreed"}`, `agreed` the tiles the reader itself read as their places name them.
+    PhotoError when the photo cannot be read or is not such a layout."""
+    started = time.perf_counter()
+    image = load_photo(data, name)
+    tiles = taught(read_laid_out(image))
+    return {
+        "image": name,
+        "set": tiles,
+        "agreed": sum(t["read"] == t["tile"] for t in tiles),
+        "elapsed_ms": round((time.perf_counter() - started) * 1000, 1),
+    }
+
+
 def recognize_path(
     path: str | os.PathLike,
     detector: TileFinder | DetectorFn | None = None,
@@ -820,15 +865,25 @@ def recognize_path(
     exemplars: Any = None,
 ) -> dict[str, Any]:
     """`recognize` for a file on disk (the size is checked before reading it)."""
+    return recognize(photo_bytes(path), str(path), detector, classifier, exemplars)
+
+
+def teach_path(path: str | os.PathLike) -> dict[str, Any]:
+    """`teach_set` for a file on disk."""
+    return teach_set(photo_bytes(path), str(path))
+
+
+def photo_bytes(path: str | os.PathLike) -> bytes:
+    """A photo file's bytes, its size checked before reading it; PhotoError when it cannot
+    be read (a folder, a pipe, too large, unreadable)."""
     p = Path(path)
     try:
         if p.exists() and not p.is_dir() and not p.is_file():  # a pipe would be waited on
             raise PhotoError("unreadable_file", path=p, detail="not a regular file")
         if p.stat().st_size > MAX_BYTES:
             raise PhotoError("too_large.file", path=p, limit=MAX_BYTES // (1024 * 1024))
-        data = p.read_bytes()
+        return p.read_bytes()
     except IsADirectoryError as exc:
         raise PhotoError("unreadable_file.folder", path=p) from exc
     except OSError as exc:
         raise PhotoError("unreadable_file", path=p, detail=exc.strerror or exc) from exc
-    return recognize(data, str(path), detector, classifier, exemplars)

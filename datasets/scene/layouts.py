@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from datasets.scene.types import TILE_D, TILE_W, Layout, Placement
+from vision.tileset import BLOCKS, PLAYING
 
 _RNG = np.random.Generator
 
@@ -84,4 +85,27 @@ def pile_layout(rng: _RNG, available: list[str]) -> Layout:
     return layout
 
 
-LAYOUTS = {"grid": grid_layout, "row": row_layout, "pile": pile_layout}
+def set_layout(rng: _RNG, available: list[str]) -> Layout:
+    """One tile of each kind laid out block by block in order (`vision.tileset`), as a
+    player lays out a club's set to teach it: the blocks in any order, one row each or
+    rows of one length, the flowers where the set has them."""
+    names = list(PLAYING)
+    if set(BLOCKS["flowers"]) <= set(available) and rng.random() < 0.6:
+        names.append("flowers")
+    names = [names[i] for i in rng.permutation(len(names))]
+    width = int(rng.integers(7, 15)) if rng.random() < 0.4 else 0  # 0: a row per block
+    rows = [list(BLOCKS[n]) for n in names]
+    if width:
+        codes = [c for row in rows for c in row]
+        rows = [codes[k : k + width] for k in range(0, len(codes), width)]
+    gy = rng.uniform(0.05, 0.4)
+    layout = Layout(kind="set")
+    for r, row in enumerate(rows):
+        for c, code in enumerate(row):
+            jitter = rng.normal(0, 0.02, 2)
+            x, y = c * (TILE_W + 0.02) + jitter[0], -r * (TILE_D + gy) + jitter[1]
+            layout.tiles.append(Placement(code, x, y, float(rng.normal(0, 1)), group="set"))
+    return layout
+
+
+LAYOUTS = {"grid": grid_layout, "row": row_layout, "pile": pile_layout, "set": set_layout}

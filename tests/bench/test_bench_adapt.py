@@ -54,3 +54,35 @@ def test_unchecked_names_each_tile_as_read() -> None:
         ]
     }
     assert as_read(out, {"tiles": []}) == [{"tile": "9m", "look": "L1"}]
+
+
+def test_a_taught_set_stays_first_in_the_memory_and_the_hands_fill_the_rest(
+    monkeypatch, tmp_path
+) -> None:
+    """`--taught`: every photo goes with the set first; the named hands' tiles beside it,
+    the newest that fit in `ExemplarConfig.most`; with `--no-hands` (name None) the set
+    alone."""
+    import bench.bench_adapt as adapt
+    from vision.config import DEFAULT
+
+    sent: list[list[dict]] = []
+
+    def recognize(data, name, exemplars=None):
+        if exemplars is not None:
+            sent.append(list(exemplars))
+        return {"tiles": [{"tile": "9m", "box": [0, 0, 30, 40], "look": name}]}
+
+    monkeypatch.setattr(adapt, "recognize", recognize)
+    monkeypatch.setattr(adapt, "read_right", lambda out, meta: (False, False))
+    scenes = []
+    for k in range(3):
+        image = tmp_path / f"p{k}.jpg"
+        image.write_bytes(b"x")
+        scenes.append((image, {"tiles": [_label("6m", 0)]}))
+    taught = [{"tile": "1m", "look": f"S{i}"} for i in range(DEFAULT.exemplars.most - 1)]
+    adapt.run_style(scenes, 0, adapt._Quiet(), named, taught)
+    assert sent[0] == taught
+    assert sent[2] == [*taught, {"tile": "6m", "look": "p1.jpg"}]  # the newest hand that fits
+    sent.clear()
+    adapt.run_style(scenes, 0, adapt._Quiet(), None, taught[:5])
+    assert sent == [taught[:5]] * 3

@@ -89,3 +89,29 @@ def test_other_layouts_keep_tile_counts(kind: str) -> None:
         layout = LAYOUTS[kind](rng, sorted(ALL))
         assert layout.tiles
         assert max(Counter(t.true_code for t in layout.tiles).values()) <= 4
+
+
+def test_a_set_laid_out_to_teach_it_reads_block_by_block() -> None:
+    """`--kind set` lays one tile of each kind out as `vision.tileset` reads it: in reading
+    order (rows from the far one, each from the left) a sequence of whole blocks, the
+    flowers only where the style has them."""
+    from vision.tileset import BLOCKS, layouts
+
+    rng = np.random.default_rng(3)
+    sizes = Counter()
+    for style in (ALL, ALL - {f"{n}f" for n in range(1, 9)}):
+        for _ in range(20):
+            layout = LAYOUTS["set"](rng, sorted(style))
+            rows: list[list] = []
+            for t in sorted(layout.tiles, key=lambda t: -t.y):  # rows lie a tile length apart
+                if rows and rows[-1][-1].y - t.y < 0.5:
+                    rows[-1].append(t)
+                else:
+                    rows.append([t])
+            codes = tuple(t.true_code for row in rows for t in sorted(row, key=lambda t: t.x))
+            assert codes in layouts(len(codes))
+            assert all(not t.face_down for t in layout.tiles)
+            sizes[len(codes)] += 1
+            if len(style) < len(ALL):
+                assert not set(BLOCKS["flowers"]) & set(codes)
+    assert set(sizes) == {34, 42}

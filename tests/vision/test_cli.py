@@ -260,3 +260,49 @@ def test_a_bad_file_of_named_tiles_reads_no_photo(
     assert main(["recognize", str(good), "--named", str(file)]) == 1
     out = capsys.readouterr()
     assert out.out == "" and words in out.err
+
+
+#: a set laid out in four rows, as `mcr teach` expects: the reader takes its 6s for a 4s
+SET = [f"{n}{s}" for s in "mps" for n in range(1, 10)] + list("ESWNCFP")
+SET_TILES = [tile for r in range(4) for tile in row(SET[9 * r : 9 * r + 9], y=60 + 80 * r, x0=20)]
+
+
+def _set_classifier(image: np.ndarray, dets: list[Detection]) -> list[TileRead]:
+    read = ["4s" if code == "6s" else code for code, _ in SET_TILES]
+    return [
+        TileRead(d, probs_for(code), chosen=code, look=f"0123abcd:AAAA{k}")
+        for k, (d, code) in enumerate(zip(dets, read, strict=True))
+    ]
+
+
+@pytest.fixture
+def set_models(monkeypatch):
+    detector = lambda image: [Detection(box, 0.9) for _, box in SET_TILES]  # noqa: E731
+    monkeypatch.setattr(pipeline, "_MODELS", (detector, _set_classifier, _orienter, _stacker))
+
+
+def test_teach_writes_the_set_named_by_place_for_recognize(set_models, photos, tmp_path, capsys):
+    """`mcr teach`: each tile named by its place (the 6s the reader took for a 4s too),
+    written as the named tiles `mcr recognize --named` reads."""
+    good, _ = photos
+    out = tmp_path / "set.json"
+    assert main(["teach", str(good), "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "34 tiles taught, 33 read so before" in printed and "6s (read 4s)" in printed
+    named = json.loads(out.read_text())
+    assert [n["tile"] for n in named] == SET
+    assert named[SET.index("6s")]["look"] == f"0123abcd:AAAA{SET.index('6s')}"
+
+
+def test_teach_refuses_a_photo_that_is_no_set_in_the_language_asked(fake_models, photos, capsys):
+    good, bad = photos
+    assert main(["teach", str(good), "--lang", "zh"]) == 1
+    assert f"找到 {len(TILES)} 张牌" in capsys.readouterr().err
+    assert main(["teach", str(bad)]) == 1
+    assert "mcr teach:" in capsys.readouterr().err
+
+
+def test_teach_says_when_it_cannot_write_the_file(set_models, photos, tmp_path, capsys):
+    good, _ = photos
+    assert main(["teach", str(good), "--out", str(tmp_path / "no" / "such" / "set.json")]) == 1
+    assert "mcr teach:" in capsys.readouterr().err
