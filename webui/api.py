@@ -15,7 +15,14 @@ from flask import Blueprint, current_app, jsonify, request
 from scorer.errors import ScoreError
 from vision.config import DEFAULT
 from vision.exemplars import LOOK_CHARS
-from webui.errors import PHOTO_PATH, RequestError, error_response, remember_lang, request_lang
+from webui.errors import (
+    PHOTO_PATH,
+    TEACH_PATH,
+    RequestError,
+    error_response,
+    remember_lang,
+    request_lang,
+)
 from webui.guard import MAX_JSON_BYTES, parse_json, parse_object
 from webui.i18n import option_reason
 from webui.photos import Busy, PhotoReader
@@ -110,9 +117,9 @@ def photo_reader() -> PhotoReader:
     return reader
 
 
-@bp.post(PHOTO_PATH)
-def recognize():
-    """Read the uploaded photo; 503 with Retry-After when every reader is busy."""
+def _photo_upload():
+    """The request's uploaded `photo` (a multipart form), or a RequestError saying what
+    is wrong with the form."""
     files = request.files  # parses the form, which sets `form_problem` (webui.app.FormRequest)
     if getattr(request, "form_problem", None):
         raise RequestError("bad_form")
@@ -121,18 +128,38 @@ def recognize():
     upload = files.get("photo")
     if upload is None:
         raise RequestError("no_photo.field", names=", ".join(sorted(files))[:200])
+    return upload
+
+
+def _read_photo(upload, task: str, exemplars: list | None = None):
+    """The reader's answer for the upload (`webui.photos.TASKS`), or 503 with Retry-After
+    when every reader is busy. A PhotoError (the photo) or ModelError (the installation)
+    is answered by webui.errors."""
     if current_app.config.get("MCR_READERS") == 0:
         return error_response(RequestError("recognizer_off"))
-    exemplars = _exemplars()
     try:
-        # a PhotoError (the photo) or ModelError (the installation) is answered by webui.errors
         name = (upload.filename or "")[:200]
-        read = photo_reader().read(upload.stream, name, MAX_BYTES, exemplars)
-        return jsonify(_worded(read))
+        return jsonify(
+            _worded(photo_reader().read(upload.stream, name, MAX_BYTES, exemplars, task))
+        )
     except Busy as exc:
         response, status = error_response(RequestError(exc.code))
         response.headers["Retry-After"] = str(exc.retry_after)
         return response, status
+
+
+@bp.post(PHOTO_PATH)
+def recognize():
+    """Read the uploaded photo, leaning on the table's named tiles where sent."""
+    upload = _photo_upload()
+    return _read_photo(upload, "recognize", _exemplars())
+
+
+@bp.post(TEACH_PATH)
+def teach():
+    """Read a photo of the table's set laid out in order into the set it teaches
+    (`vision.tileset`); the page keeps it and sends it with every photo after."""
+    return _read_photo(_photo_upload(), "teach")
 
 
 def _exemplars() -> list | None:

@@ -88,15 +88,23 @@ def _init_worker(parent: int) -> None:
         log.warning("photo reading unavailable: %s", exc)
 
 
-def _read_in_worker(data: bytes, name: str, exemplars: Any = None) -> dict[str, Any]:
-    """Read one photo in a worker; an error comes back as data (message id and parameters)."""
+#: what a reader may be asked to do with a photo: `vision.pipeline`'s function for each
+TASKS = {"recognize": "recognize", "teach": "teach_set"}
+
+
+def _read_in_worker(
+    data: bytes, name: str, exemplars: Any = None, task: str = "recognize"
+) -> dict[str, Any]:
+    """Read one photo in a worker (`TASKS`: a hand, or a set laid out to teach it); an
+    error comes back as data (message id and parameters)."""
     try:
-        from vision.pipeline import recognize
+        import vision.pipeline as pipeline
     except ImportError as exc:
         log.warning("recognizer unavailable: %s", exc)
         return {"error": "RequestError", "id": "recognizer_unavailable", "params": {}}
+    named = {} if exemplars is None else {"exemplars": exemplars}
     try:
-        return {"ok": recognize(data, name, exemplars=exemplars)}
+        return {"ok": getattr(pipeline, TASKS[task])(data, name, **named)}
     except McrError as exc:
         params = {
             k: v if isinstance(v, int | float | str) else str(v) for k, v in exc.params.items()
@@ -155,15 +163,21 @@ class PhotoReader:
             broken.shutdown(wait=False, cancel_futures=True)
 
     def read(
-        self, upload: IO[bytes], name: str, limit: int, exemplars: Any = None
+        self,
+        upload: IO[bytes],
+        name: str,
+        limit: int,
+        exemplars: Any = None,
+        task: str = "recognize",
     ) -> dict[str, Any]:
-        """Read the photo in `upload` (at most `limit` bytes), leaning on the table's
-        `exemplars`; Busy or McrError when it cannot."""
+        """Read the photo in `upload` (at most `limit` bytes) for `task` (`TASKS`), leaning
+        on the table's `exemplars`; Busy or McrError when it cannot. A set taught shares
+        the readers and the queue with the hands: one pool bounds them all."""
         if not self._admitted.acquire(blocking=False):
             raise Busy(self._retry_after())
         try:
             self._wait_turn()
-            return self._read_now(upload, name, limit, exemplars)
+            return self._read_now(upload, name, limit, exemplars, task)
         except BrokenProcessPool:
             log.error("a photo reader process died; starting new ones")
             self._reset()
@@ -189,15 +203,21 @@ class PhotoReader:
             with self._lock:
                 self._waiting -= 1
 
-    def _read_now(self, upload: IO[bytes], name: str, limit: int, exemplars: Any) -> dict[str, Any]:
-        """Read with a reader slot held; the slot is freed when the reading ends."""
+    def _read_now(
+        self, upload: IO[bytes], name: str, limit: int, exemplars: Any, task: str
+    ) -> dict[str, Any]:
+        """Read with a reader slot held; the slot is freed when the reading ends. A reader
+        function given (tests) reads the hands; a set is taught by the library's own."""
         try:
             data = upload.read(limit + 1)
             if not data:
                 raise RequestError("empty_photo")
-            fn = self._recognize or _read_in_worker
+            fn = self._recognize if self._recognize and task == "recognize" else None
             named = {} if exemplars is None else {"exemplars": exemplars}
-            future = self._pool().submit(fn, data, name, **named)
+            if fn is None:
+                future = self._pool().submit(_read_in_worker, data, name, task=task, **named)
+            else:
+                future = self._pool().submit(fn, data, name, **named)
             del data
         except BaseException:
             self._reading.release()
@@ -210,7 +230,7 @@ class PhotoReader:
             raise Busy(self._retry_after(), "photo_timeout") from None
         with self._lock:
             self._read_s += PACE_WEIGHT * (time.monotonic() - started - self._read_s)
-        return _unwrap(out) if self._recognize is None else out
+        return out if fn is not None else _unwrap(out)
 
     def _retry_after(self) -> int:
         """Seconds until the photos waiting and being read are likely done, at the pace."""

@@ -23,6 +23,7 @@ from tests.webui.photo_fixture import (
     fake_table_recognize,
     photo_png,
 )
+from vision.errors import PhotoError
 from vision.exemplars import encode_look
 from webui.app import create_app
 
@@ -706,3 +707,51 @@ def test_named_tiles_the_server_refuses_are_dropped_and_the_photo_read(open_page
     assert LEARN_CALLS == [None]  # the refused request never reached a reader
     assert page.locator("#table-set").is_hidden()
     assert page.locator("#photo-error").is_hidden()
+
+
+#: a set as `vision.pipeline.teach_set` reads one: the 34 kinds, each with a look
+TAUGHT_SET = [
+    {"tile": c, "look": encode_look(np.full(240, k + 1.0), "0123abcd"), "box": [0, 0, 1, 1],
+     "read": c}
+    for k, c in enumerate(
+        [f"{n}{s}" for s in "mps" for n in range(1, 10)] + list("ESWNCFP")
+    )
+]  # fmt: skip
+
+
+def test_a_photo_of_the_laid_out_set_teaches_every_later_photo(open_page, tmp_path, monkeypatch):
+    """The player photographs the set laid out in order: the page says what it learnt (and
+    which tiles their places named otherwise than the reader read them), sends the 34
+    named tiles first with every photo after, and "Forget" drops them; a photo that is
+    no set is refused with the reader's words."""
+    misread = [dict(x, read="4s") if x["tile"] == "6s" else x for x in TAUGHT_SET]
+    monkeypatch.setattr(
+        "vision.pipeline.teach_set",
+        lambda data, name: {"image": name, "set": misread, "agreed": 33, "elapsed_ms": 1},
+    )
+    page = open_page()
+    photo = tmp_path / "learn.png"
+    photo.write_bytes(photo_png())
+    page.click("#teach summary")
+    assert "one tile of each kind" in page.locator("#teach").inner_text()
+    page.set_input_files("#teach-input", str(photo))
+    page.wait_for_selector("#teach-result:not([hidden])")
+    taught = page.locator("#teach-result").inner_text()
+    assert "34" in taught and "6 Bamboo (read as 4 Bamboo)" in taught
+    assert "34" in page.locator("#table-set-text").inner_text()
+    LEARN_CALLS.clear()
+    page.set_input_files("#upload-input", str(photo))
+    page.wait_for_selector("#photo-view:not([hidden])")
+    _settled(page)
+    assert [e["tile"] for e in LEARN_CALLS[0]] == [t["tile"] for t in TAUGHT_SET]
+    page.click("#table-set-forget")
+    assert page.locator("#table-set").is_hidden() and page.locator("#teach-result").is_hidden()
+
+    def refuse(data, name):
+        raise PhotoError("tileset.count", found=16)
+
+    monkeypatch.setattr("vision.pipeline.teach_set", refuse)
+    page.set_input_files("#teach-input", str(photo))
+    page.wait_for_selector("#teach-error:not([hidden])")
+    assert "Found 16 tiles" in page.locator("#teach-error").inner_text()
+    assert page.locator("#table-set").is_hidden()

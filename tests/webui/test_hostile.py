@@ -40,6 +40,8 @@ GAME_WRITES = [
     ("POST", "/game/api/1/penalties"),
 ]
 JSON_ENDPOINTS = SCORE_ENDPOINTS + GAME_WRITES
+#: where photos are uploaded: a hand's, and a set laid out to teach it
+PHOTO_PATHS = ("/api/recognize", "/api/teach")
 JSON = "application/json"
 
 
@@ -341,6 +343,8 @@ METHODS: list[tuple[str, str]] = [
     ("GET", "/api/check"),
     ("GET", "/api/recognize"),
     ("PUT", "/api/recognize"),
+    ("GET", "/api/teach"),
+    ("DELETE", "/api/teach"),
     ("POST", "/api/fans"),
     ("DELETE", "/healthz"),
     ("PATCH", "/game/api/games"),
@@ -506,7 +510,8 @@ def _cases():
     for name, method, path, kwargs, code in SPECIFIC:
         yield pytest.param(method, path, kwargs, code, id=name)
     for name, kwargs, code in MULTIPART:
-        yield pytest.param("POST", "/api/recognize", kwargs, code, id=f"multipart_{name}")
+        for path in PHOTO_PATHS:
+            yield pytest.param("POST", path, kwargs, code, id=f"multipart_{name}-{path}")
     for method, path in METHODS:
         yield pytest.param(method, path, {}, "method_not_allowed", id=f"method_{method}{path}")
 
@@ -532,8 +537,9 @@ def test_hostile_get_is_refused(client, path, code):
 @pytest.mark.parametrize(
     ("data", "code"), [pytest.param(d, c, id=f"photo_{n}") for n, d, c in _photos()]
 )
-def test_every_phone_file_gets_a_clear_answer(client, data, code):
-    refused(client.post("/api/recognize", **_upload(data)), code)
+@pytest.mark.parametrize("path", PHOTO_PATHS)
+def test_every_phone_file_gets_a_clear_answer(client, path, data, code):
+    refused(client.post(path, **_upload(data)), code)
 
 
 @pytest.mark.parametrize(
@@ -575,8 +581,10 @@ def test_a_refused_object_is_explained_in_the_bodys_language(client, path, obj, 
     assert text in resp.get_json()["error"]["message"]
 
 
-def test_upload_over_25_mb_is_413(client):
-    refused(client.post("/api/recognize", **_upload(b"\xff\xd8\xff" + b"\0" * (26 * 2**20))))
+@pytest.mark.parametrize("path", PHOTO_PATHS)
+def test_upload_over_25_mb_is_413(client, path):
+    error = refused(client.post(path, **_upload(b"\xff\xd8\xff" + b"\0" * (26 * 2**20))))
+    assert error["code"] == "too_large"  # the photo is too large, in the photo's words
 
 
 def test_game_page_of_a_huge_id_is_404_not_500(client):

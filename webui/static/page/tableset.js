@@ -1,26 +1,35 @@
-// This table's own tile set: the looks of the tiles its players named, kept on this
+// This table's own tile set: the looks of tiles named at this table, kept on this
 // tablet and sent with every photo, so the reader leans on them (vision.exemplars).
-// A hand counts as named once it was scored and the next photo is taken: the player
-// has fixed what was misread and kept the rest.
-import { t } from "../i18n.js";
+// Two sources name them: a photo of the set laid out in order (vision.tileset: every
+// kind at once, kept until forgotten), and each hand scored here (the player has
+// fixed what was misread and kept the rest; counted once the next photo is taken).
+import { uploadFile } from "../api.js";
+import { t, tileName } from "../i18n.js";
 import { $, state } from "./state.js";
 
 const KEY = "mcr-table-set";
+const TAUGHT_KEY = "mcr-table-set-taught";
 const MOST = 300;  // vision.config.ExemplarConfig.most: the server refuses more
 
-/** The named tiles kept: [{tile, look}], newest last. */
-export function namedTiles() {
+function stored(key) {
   try {
-    const kept = JSON.parse(localStorage.getItem(KEY) || "[]");
-    const ok = Array.isArray(kept) ? kept.filter((x) => x && typeof x.tile === "string" && typeof x.look === "string") : [];
-    return ok.slice(-MOST);
+    const kept = JSON.parse(localStorage.getItem(key) || "[]");
+    return Array.isArray(kept) ? kept.filter((x) => x && typeof x.tile === "string" && typeof x.look === "string") : [];
   } catch (e) {
     return [];
   }
 }
 
-function keep(items) {
-  try { localStorage.setItem(KEY, JSON.stringify(items.slice(-MOST))); } catch (e) { /* storage full or off */ }
+/** The named tiles sent with a photo: [{tile, look}], the taught set first, then the
+ * newest of the hands' tiles that fit beside it. */
+export function namedTiles() {
+  const taught = stored(TAUGHT_KEY).slice(0, MOST);
+  const room = MOST - taught.length;
+  return [...taught, ...(room > 0 ? stored(KEY).slice(-room) : [])];
+}
+
+function keep(key, items) {
+  try { localStorage.setItem(key, JSON.stringify(items.slice(-MOST))); } catch (e) { /* storage full or off */ }
   showCount();
 }
 
@@ -43,13 +52,17 @@ export function rememberHand() {
   const fresh = handNamed();
   if (!fresh.length) return;
   const looks = new Set(fresh.map((x) => x.look));
-  keep([...namedTiles().filter((x) => !looks.has(x.look)), ...fresh]);
+  keep(KEY, [...stored(KEY).filter((x) => !looks.has(x.look)), ...fresh]);
 }
 
 /** Start this table's set afresh (a new tile set): the photo on screen is not kept either. */
 export function forget() {
   if (state.recog) state.recog.named = true;
-  try { localStorage.removeItem(KEY); } catch (e) { /* storage off */ }
+  try {
+    localStorage.removeItem(KEY);
+    localStorage.removeItem(TAUGHT_KEY);
+  } catch (e) { /* storage off */ }
+  $("teach-result").hidden = true;
   showCount();
 }
 
@@ -59,7 +72,33 @@ export function showCount() {
   $("table-set-text").textContent = t("table_set", { n });
 }
 
+function teachMessage(kind, text) {
+  $("teach-error").textContent = kind === "error" ? text : "";
+  $("teach-error").hidden = kind !== "error";
+  $("teach-result").textContent = kind === "error" ? "" : text;
+  $("teach-result").hidden = kind === "error";
+}
+
+/** Teach the set from a photo of it laid out in order; the server reads it and names each
+ * tile by its place. A set taught replaces the one before. */
+export async function teach(file) {
+  if (!file) return;
+  teachMessage("status", t("teach_reading"));
+  const data = await uploadFile("/api/teach", "photo", file, {}, () => {});
+  if (data.error) { teachMessage("error", data.error.message); return; }
+  const set = (data.set || []).map((x) => ({ tile: x.tile, look: x.look }));
+  try { localStorage.setItem(TAUGHT_KEY, JSON.stringify(set)); } catch (e) { /* storage full or off */ }
+  // the tiles their places named otherwise than the reader read them: a player sees at a
+  // glance whether the set was laid out as the page asked
+  const renamed = (data.set || []).filter((x) => x.read !== x.tile)
+    .map((x) => t("taught_as", { tile: tileName(x.tile), read: tileName(x.read) }));
+  const more = renamed.length ? " " + t("taught_renamed", { list: renamed.join(", ") }) : "";
+  teachMessage("status", t("taught", { n: set.length, agreed: data.agreed }) + more);
+  showCount();
+}
+
 export function initTableSet() {
   $("table-set-forget").addEventListener("click", forget);
+  $("teach-input").addEventListener("change", (e) => { teach(e.target.files[0]); e.target.value = ""; });
   showCount();
 }
