@@ -16,9 +16,10 @@ exemplars, so the two columns compare the same photos.
 players never fix a tile (what leaning on their own misreads costs).
 `--taught SETS` teaches each table its set first from a photo of it laid out
 in order (`vision.tileset`; `datasets.render --kind set`): the first photo
-of the style in SETS that teaches one (the others tried are counted as
-refused or taught wrong); the set stays with the table, the named hands'
-exemplars fill the rest of the memory. `--no-hands` leans on the taught set
+of the style in SETS that teaches one right (checked against the labels,
+which a player cannot do: the photos refused or taught wrong are counted
+and printed, and a set taught wrong would be a finding of its own); the set
+stays with the table, the named hands' exemplars fill the rest of the memory. `--no-hands` leans on the taught set
 alone.
 
 Prints per style and in all the hands read right (exact, as

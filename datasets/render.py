@@ -67,7 +67,7 @@ from datasets.scene.table import draw_clutter, draw_console, draw_tray, render_t
 from datasets.scene.tablescene import OTHER_GROUPS, table_layout
 from datasets.scene.types import TILE_T, Layout
 from datasets.styles import resolve_styles
-from scorer.tiles import INDEX
+from scorer.tiles import CODES, INDEX, NUM_KINDS
 
 #: "promoted": hands whose exposed pungs are mostly promoted kongs (`datasets.train_stacked`)
 KINDS = ("hand", "grid", "row", "pile", "mixed", "promoted", "table", "set")
@@ -567,8 +567,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         styles = resolve_styles(args.styles, args.cache)
-        for s in styles:
-            style_faces(s, args.cache)
+        faces = {s: style_faces(s, args.cache) for s in styles}
+        if args.kind == "set":  # a set laid out shows every playing tile
+            styles = [s for s in styles if set(CODES[:NUM_KINDS]) <= set(faces[s])]
+            if not styles:
+                raise ValueError("no style given has a face for every playing tile")
     except (ArtError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -60,6 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def register_teach(subparsers: argparse._SubParsersAction) -> None:
+    """`mcr teach`: the command line's way to the set a table's page learns from a photo."""
     p = subparsers.add_parser(
         "teach",
         help="learn a table's tile set from a photo of it laid out in order",

@@ -155,9 +155,17 @@ class TileSetConfig:
     step: float = 1.4
     #: ... and in the rows' direction within this many degrees lie side by side in a row
     bend: float = 25.0
-    #: found this many boxes more than a set holds at most, the least sure are left out
-    #: (a tile found twice); more, and the photo is refused
+    #: found this many boxes more than a set holds at most, those lying on a surer box
+    #: (IoU at least `twice`: a tile found twice) are left out; more, and the photo is
+    #: refused
     spare: int = 2
+    twice: float = 0.3
+    #: ... then the faintest, where each is found less surely than this (a tile's box is
+    #: found at 0.7 or more in a set's photo)
+    faint: float = 0.6
+    #: a row's tiles lie this near the line through a longer row's (in the tiles' short
+    #: side): one row laid out with a gap in it
+    line: float = 0.5
 
 
 @dataclass(frozen=True)

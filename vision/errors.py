@@ -197,6 +197,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "“exemplars”里有一项牌的样子不是识别结果给出的。",
         "zh-Hant": "「exemplars」裡有一項牌的樣子不是辨識結果給出的。",
     },
+    "no_looks": {
+        "en": "This classifier gives no looks of the tiles, so no set can be taught with "
+        "it; reinstall the bundled models.",
+        "zh": "这个分类模型不给出牌的样子，无法教牌；请重新安装自带的模型。",
+        "zh-Hant": "這個分類模型不給出牌的樣子，無法教牌；請重新安裝內建的模型。",
+    },
     "tileset.count": {
         "en": "Found {found} tiles; a set is taught from one tile of each kind laid "
         "out in order: 34 tiles, or 42 with the flowers. Photograph them from above, "

@@ -838,6 +838,8 @@ def read_laid_out(
 
 
 def _scaled(box: Box, sx: float, sy: float) -> Box:
+    """A box in the work image's pixels in the photo's (`sx`, `sy`: the photo's size over
+    the work image's)."""
     x1, y1, x2, y2 = box
     return (x1 * sx, y1 * sy, x2 * sx, y2 * sy)
 

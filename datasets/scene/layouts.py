@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from datasets.scene.types import TILE_D, TILE_W, Layout, Placement
-from vision.tileset import BLOCKS, PLAYING
+from scorer.tiles import FLOWER_CODES
+from vision.tileset import BLOCKS, EITHER_WAY, FLOWERING, PLAYING
 
 _RNG = np.random.Generator
 
@@ -87,14 +88,21 @@ def pile_layout(rng: _RNG, available: list[str]) -> Layout:
 
 def set_layout(rng: _RNG, available: list[str]) -> Layout:
     """One tile of each kind laid out block by block in order (`vision.tileset`), as a
-    player lays out a club's set to teach it: the blocks in any order, one row each or
-    rows of one length, the flowers where the set has them."""
+    player lays out a club's set to teach it: the blocks in any order (the dragons
+    either way round), one row each or rows of one length, the flowers and seasons where
+    the set has them. ValueError for a style without a face for every playing tile."""
+    missing = sorted(set(c for n in PLAYING for c in BLOCKS[n]) - set(available))
+    if missing:
+        raise ValueError(f"a set laid out shows every playing tile; no face for {missing}")
     names = list(PLAYING)
-    if set(BLOCKS["flowers"]) <= set(available) and rng.random() < 0.6:
-        names.append("flowers")
+    if set(FLOWER_CODES) <= set(available) and rng.random() < 0.6:
+        names += FLOWERING
     names = [names[i] for i in rng.permutation(len(names))]
+    rows = [
+        list(BLOCKS[n][::-1] if n in EITHER_WAY and rng.random() < 0.3 else BLOCKS[n])
+        for n in names
+    ]
     width = int(rng.integers(7, 15)) if rng.random() < 0.4 else 0  # 0: a row per block
-    rows = [list(BLOCKS[n]) for n in names]
     if width:
         codes = [c for row in rows for c in row]
         rows = [codes[k : k + width] for k in range(0, len(codes), width)]

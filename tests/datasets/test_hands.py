@@ -95,7 +95,8 @@ def test_a_set_laid_out_to_teach_it_reads_block_by_block() -> None:
     """`--kind set` lays one tile of each kind out as `vision.tileset` reads it: in reading
     order (rows from the far one, each from the left) a sequence of whole blocks, the
     flowers only where the style has them."""
-    from vision.tileset import BLOCKS, layouts
+    from scorer.tiles import CODES as ALL_CODES
+    from vision.tileset import layouts
 
     rng = np.random.default_rng(3)
     sizes = Counter()
@@ -109,9 +110,17 @@ def test_a_set_laid_out_to_teach_it_reads_block_by_block() -> None:
                 else:
                     rows.append([t])
             codes = tuple(t.true_code for row in rows for t in sorted(row, key=lambda t: t.x))
-            assert codes in layouts(len(codes))
+            allowed = {tuple(ALL_CODES[i] for i in row) for row in layouts(len(codes))}
+            assert codes in allowed
             assert all(not t.face_down for t in layout.tiles)
             sizes[len(codes)] += 1
             if len(style) < len(ALL):
-                assert not set(BLOCKS["flowers"]) & set(codes)
+                assert len(codes) == 34
     assert set(sizes) == {34, 42}
+
+
+def test_a_style_without_a_face_for_every_playing_tile_lays_out_no_set() -> None:
+    """A set photo shows every playing tile: a style without a 白 (one training style)
+    cannot render one, and says so rather than drawing a face it lacks."""
+    with pytest.raises(ValueError, match="'P'"):
+        LAYOUTS["set"](np.random.default_rng(0), sorted(ALL - {"P"}))
