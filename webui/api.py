@@ -11,6 +11,8 @@ import logging
 import threading
 
 from flask import Blueprint, current_app, jsonify, request
+from flask.typing import ResponseReturnValue
+from werkzeug.datastructures import FileStorage
 
 from scorer.errors import ScoreError
 from vision.config import DEFAULT
@@ -117,7 +119,7 @@ def photo_reader() -> PhotoReader:
     return reader
 
 
-def _photo_upload():
+def _photo_upload() -> FileStorage:
     """The request's uploaded `photo` (a multipart form), or a RequestError saying what
     is wrong with the form."""
     files = request.files  # parses the form, which sets `form_problem` (webui.app.FormRequest)
@@ -131,12 +133,12 @@ def _photo_upload():
     return upload
 
 
-def _read_photo(upload, task: str, exemplars: list | None = None):
+def _read_photo(
+    upload: FileStorage, task: str, exemplars: list | None = None
+) -> ResponseReturnValue:
     """The reader's answer for the upload (`webui.photos.TASKS`), or 503 with Retry-After
     when every reader is busy. A PhotoError (the photo) or ModelError (the installation)
     is answered by webui.errors."""
-    if current_app.config.get("MCR_READERS") == 0:
-        return error_response(RequestError("recognizer_off"))
     try:
         name = (upload.filename or "")[:200]
         return jsonify(
@@ -152,6 +154,8 @@ def _read_photo(upload, task: str, exemplars: list | None = None):
 def recognize():
     """Read the uploaded photo, leaning on the table's named tiles where sent."""
     upload = _photo_upload()
+    if current_app.config.get("MCR_READERS") == 0:
+        return error_response(RequestError("recognizer_off"))
     return _read_photo(upload, "recognize", _exemplars())
 
 
@@ -159,7 +163,10 @@ def recognize():
 def teach():
     """Read a photo of the table's set laid out in order into the set it teaches
     (`vision.tileset`); the page keeps it and sends it with every photo after."""
-    return _read_photo(_photo_upload(), "teach")
+    upload = _photo_upload()
+    if current_app.config.get("MCR_READERS") == 0:
+        return error_response(RequestError("recognizer_off"))
+    return _read_photo(upload, "teach")
 
 
 def _exemplars() -> list | None:

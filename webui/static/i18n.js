@@ -25,6 +25,7 @@ const T = {
   teach_help: ["每种牌各摆一张：万、饼、条各 1-9，东南西北中发白（有花牌也摆上：梅兰菊竹春夏秋冬）。一种一行或接着摆，从左到右，拍一张照片。", "每種牌各擺一張：萬、餅、條各 1-9，東南西北中發白（有花牌也擺上：梅蘭菊竹春夏秋冬）。一種一行或接著擺，從左到右，拍一張照片。", "Lay out one tile of each kind: characters, dots and bamboos 1-9 each, then East South West North Red Green White (and the flowers, plum to winter, if the set has them), a row each or running on, left to right, and take one photo."],
   teach_photo: ["拍摆好的牌", "拍擺好的牌", "Photo of the laid-out set"],
   teach_reading: ["正在学这副牌…", "正在學這副牌…", "Learning the set…"],
+  teach_not_kept: ["这个浏览器不能保存（无痕模式或存储已满），学会的牌留不下来。", "這個瀏覽器不能儲存（無痕模式或儲存空間已滿），學會的牌留不下來。", "This browser cannot keep anything (private mode or storage full), so the set cannot be kept."],
   taught_as: ["{tile}（原读作{read}）", "{tile}（原讀作{read}）", "{tile} (read as {read})"],
   taught_renamed: ["按位置改名的牌：{list}。", "按位置改名的牌：{list}。", "Named by their places: {list}."],
   taught: ["学会了这副牌：{n} 张（其中 {agreed} 张本来就认对了）。之后的照片会照着它读。", "學會了這副牌：{n} 張（其中 {agreed} 張本來就認對了）。之後的照片會照著它讀。", "Learnt this set: {n} tiles ({agreed} of them read right before). Photos from now on are read with it."],

@@ -63,6 +63,7 @@ export function forget() {
     localStorage.removeItem(TAUGHT_KEY);
   } catch (e) { /* storage off */ }
   $("teach-result").hidden = true;
+  $("teach-error").hidden = true;
   showCount();
 }
 
@@ -81,13 +82,23 @@ function teachMessage(kind, text) {
 
 /** Teach the set from a photo of it laid out in order; the server reads it and names each
  * tile by its place. A set taught replaces the one before. */
-export async function teach(file) {
+export async function teach(file, tries = 0) {
   if (!file) return;
   teachMessage("status", t("teach_reading"));
   const data = await uploadFile("/api/teach", "photo", file, {}, () => {});
+  if (data.error && data.error.code === "busy" && tries < 5) {  // the readers are all busy: wait as told
+    teachMessage("status", data.error.message);
+    setTimeout(() => teach(file, tries + 1), 1000 * (data.retryAfter || 3));
+    return;
+  }
   if (data.error) { teachMessage("error", data.error.message); return; }
   const set = (data.set || []).map((x) => ({ tile: x.tile, look: x.look }));
-  try { localStorage.setItem(TAUGHT_KEY, JSON.stringify(set)); } catch (e) { /* storage full or off */ }
+  try {
+    localStorage.setItem(TAUGHT_KEY, JSON.stringify(set));
+  } catch (e) {
+    teachMessage("error", t("teach_not_kept"));  // private mode or full storage
+    return;
+  }
   // the tiles their places named otherwise than the reader read them: a player sees at a
   // glance whether the set was laid out as the page asked
   const renamed = (data.set || []).filter((x) => x.read !== x.tile)
