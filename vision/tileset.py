@@ -9,12 +9,14 @@ North), the dragons (Red Green White, or White Green Red as Japanese sets
 lay them out) and, where the set has them, the eight flowers in one block
 (plum orchid chrysanthemum bamboo, then spring summer autumn winter: sets
 number both fours 1-4, so the reader barely tells them apart and could not
-tell which four came first). The blocks may come in any order and the rows be of any length; the tiles are
-taken in reading order (`reading_orders`) and the order of the blocks is
-the one the reader's own reading fits best (`layouts`). A photo
-that is not such a layout (a tile missing or doubled, another order) is
-refused rather than taught: a wrong name would pull the table's later tiles
-the wrong way.
+tell which four came first). The blocks may come in any order and the rows
+be of any length; the tiles are taken in reading order (`reading_orders`)
+and the order of the blocks is the one the reader's own reading fits best
+(`layouts`). A photo with more or fewer tiles than a set, or one whose
+tiles the reader reads as their places say too seldom, is refused rather
+than taught: a wrong name would pull the table's later tiles the wrong way.
+A tile laid out in another's place is named by the place; the answer gives
+what the reader read there, for the player to check.
 """
 
 from __future__ import annotations
