@@ -738,7 +738,9 @@ def test_a_photo_of_the_laid_out_set_teaches_every_later_photo(open_page, tmp_pa
     page.wait_for_selector("#teach-result:not([hidden])")
     taught = page.locator("#teach-result").inner_text()
     assert "34" in taught and "6 Bamboo (read as 4 Bamboo)" in taught
-    assert "34" in page.locator("#table-set-text").inner_text()
+    assert "34 of them from its laid-out set" in page.locator("#table-set-text").inner_text()
+    page.reload()  # the set is kept on the tablet, and the page says so after a reload
+    assert "34 of them from its laid-out set" in page.locator("#table-set-text").inner_text()
     LEARN_CALLS.clear()
     page.set_input_files("#upload-input", str(photo))
     page.wait_for_selector("#photo-view:not([hidden])")
@@ -751,6 +753,7 @@ def test_a_photo_of_the_laid_out_set_teaches_every_later_photo(open_page, tmp_pa
         raise PhotoError("tileset.count", found=16)
 
     monkeypatch.setattr("vision.pipeline.teach_set", refuse)
+    page.click("#teach summary")  # closed again by the reload
     page.set_input_files("#teach-input", str(photo))
     page.wait_for_selector("#teach-error:not([hidden])")
     assert "Found 16 tiles" in page.locator("#teach-error").inner_text()

@@ -20,6 +20,7 @@ const T = {
   fourth_seen: ["照片里能看到和牌的另外三张：已勾选和绝张。", "照片裡能看到和牌的另外三張：已勾選和絕張。", "The other three copies of the winning tile are in view: Last of its kind (和绝张) is ticked."],
   ignored_hint: ["灰框是不属于手牌的牌（牌墙、弃牌、别家）；点一下可把那一组当作手牌。", "灰框是不屬於手牌的牌（牌牆、棄牌、別家）；點一下可把那一組當作手牌。", "Grey boxes are tiles that are not the hand (walls, discards, other players); tap one to make its group the hand."],
   table_set: ["这桌的牌已学会 {n} 张（来自摆好的整副牌和记过分的手牌），照片读得更准。", "這桌的牌已學會 {n} 張（來自擺好的整副牌和記過分的手牌），照片讀得更準。", "Learnt {n} tiles of this table's set (from its laid-out set and the hands scored here); photos read them better."],
+  table_set_taught: ["其中 {n} 张来自摆好的整副牌。", "其中 {n} 張來自擺好的整副牌。", "{n} of them from its laid-out set."],
   table_set_forget: ["忘掉（换了一副牌）", "忘掉（換了一副牌）", "Forget (new tile set)"],
   teach_set: ["教这桌的牌（一张照片）", "教這桌的牌（一張照片）", "Teach this table's tile set (one photo)"],
   teach_help: ["每种牌各摆一张：万、饼、条各 1-9，东南西北中发白（有花牌也摆上：梅兰菊竹春夏秋冬）。一种一行或接着摆，从左到右，拍一张照片。", "每種牌各擺一張：萬、餅、條各 1-9，東南西北中發白（有花牌也擺上：梅蘭菊竹春夏秋冬）。一種一行或接著擺，從左到右，拍一張照片。", "Lay out one tile of each kind: characters, dots and bamboos 1-9 each, then East South West North Red Green White (and the flowers, plum to winter, if the set has them), a row each or running on, left to right, and take one photo."],

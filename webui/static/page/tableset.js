@@ -69,8 +69,9 @@ export function forget() {
 
 export function showCount() {
   const n = namedTiles().length;
+  const taught = Math.min(stored(TAUGHT_KEY).length, MOST);
   $("table-set").hidden = !n;
-  $("table-set-text").textContent = t("table_set", { n });
+  $("table-set-text").textContent = t("table_set", { n }) + (taught ? " " + t("table_set_taught", { n: taught }) : "");
 }
 
 function teachMessage(kind, text) {
