@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from bench.bench_teach import judged
+import cv2
+import numpy as np
+
+from bench.bench_teach import judged, turned
 
 
 def _tile(code: str, x: float) -> dict:
@@ -19,3 +22,14 @@ def test_a_set_is_right_only_when_every_tile_is_named_as_labelled() -> None:
     assert judged(taught, meta)
     taught[2] = {"tile": "4m", "box": [63, 0, 93, 40]}
     assert not judged(taught, meta)
+
+
+def test_a_turned_photo_is_judged_through_the_turn_back() -> None:
+    """`--turn`: a tile's box in the turned photo is taken back to the labels' pixels."""
+    image = np.zeros((100, 200, 3), np.uint8)
+    data, back = turned(cv2.imencode(".png", image)[1].tobytes(), 90)
+    assert cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR).shape[:2] == (200, 100)
+    meta = {"tiles": [_tile("1m", 0), _tile("9m", 160)]}  # centres (15, 20) and (175, 20)
+    # turned 90 degrees counter-clockwise, the photo's (175, 20) lies at (20, 25)
+    assert judged([{"tile": "9m", "box": [10, 15, 30, 35]}], meta, back)
+    assert not judged([{"tile": "1m", "box": [10, 15, 30, 35]}], meta, back)
