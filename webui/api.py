@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import FileStorage
 
@@ -18,6 +18,7 @@ from scorer.errors import ScoreError
 from vision.config import DEFAULT
 from vision.exemplars import LOOK_CHARS
 from webui.errors import (
+    HALL_SET_PATH,
     PHOTO_PATH,
     TEACH_PATH,
     RequestError,
@@ -26,6 +27,7 @@ from webui.errors import (
     request_lang,
 )
 from webui.guard import MAX_JSON_BYTES, parse_json, parse_object
+from webui.hallset import hall_set, with_hall
 from webui.i18n import option_reason
 from webui.photos import Busy, PhotoReader
 
@@ -156,7 +158,35 @@ def recognize():
     upload = _photo_upload()
     if current_app.config.get("MCR_READERS") == 0:
         return error_response(RequestError("recognizer_off"))
-    return _read_photo(upload, "recognize", _exemplars())
+    return _read_photo(upload, "recognize", with_hall(_exemplars()))
+
+
+@bp.get(HALL_SET_PATH)
+def hall_set_count():
+    """How many tiles the hall's set holds (0: none taught)."""
+    return jsonify({"count": len(hall_set().tiles())})
+
+
+@bp.post(HALL_SET_PATH)
+def teach_hall():
+    """Teach the hall's set from a photo of it laid out in order: every table's photos lean
+    on it from now on (the hall PIN is needed, `webui.security`)."""
+    upload = _photo_upload()
+    if current_app.config.get("MCR_READERS") == 0:
+        return error_response(RequestError("recognizer_off"))
+    answer = _read_photo(upload, "teach")
+    if isinstance(answer, Response) and answer.status_code == 200:
+        taught = answer.get_json()
+        hall_set().keep([{"tile": t["tile"], "look": t["look"]} for t in taught["set"]])
+        answer = jsonify({**taught, "hall": True})
+    return answer
+
+
+@bp.delete(HALL_SET_PATH)
+def forget_hall():
+    """Forget the hall's set (the hall changed sets)."""
+    hall_set().forget()
+    return jsonify({"count": 0})
 
 
 @bp.post(TEACH_PATH)

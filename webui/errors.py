@@ -275,8 +275,10 @@ STATUS: dict[str | type[McrError], int] = {
 #: where photos are uploaded (`webui.api` serves it): a body too large there is a photo
 #: too large
 PHOTO_PATH = "/api/recognize"
-#: where a photo of a set laid out in order is uploaded to teach it (`vision.tileset`)
+#: where a photo of a set laid out in order is uploaded to teach it (`vision.tileset`),
+#: for one tablet or for the whole hall
 TEACH_PATH = "/api/teach"
+HALL_SET_PATH = "/api/hall-set"
 
 #: the error code of each HTTP status the app answers itself
 HTTP_CODES = {
@@ -373,7 +375,7 @@ def _handle_http(exc: HTTPException):
     code = HTTP_CODES.get(status)
     if status == 413 and _within_size():
         code = "too_many_parts"  # werkzeug's limits on a form's parts and fields, not its size
-    elif status == 413 and request.path not in (PHOTO_PATH, TEACH_PATH):
+    elif status == 413 and request.path not in (PHOTO_PATH, TEACH_PATH, HALL_SET_PATH):
         code = "body_too_large"  # no photo goes there: "the photo is too large" would puzzle
     if code is None:
         message, second = exc.description or exc.name, ""

@@ -10,7 +10,8 @@
   needs the hall PIN (`MCR_PIN`): a tablet joins once at `/join` (the URL
   and QR code `mcr serve` prints fill the PIN in; a tap on Join sends it), which
   leaves a cookie; scripts may send
-  the `X-MCR-PIN` header. Scoring and reading photos stay open to all.
+  the `X-MCR-PIN` header. Teaching the hall's tile set (`webui.hallset`)
+  needs it too; scoring and reading photos stay open to all.
 - Every answer carries a Content-Security-Policy (scripts and styles only
   from the server's own files, nothing inline), `nosniff` and
   `frame-ancestors 'none'`.
@@ -27,7 +28,7 @@ from urllib.parse import urlsplit
 
 from flask import Flask, current_app, redirect, render_template, request
 
-from webui.errors import RequestError, error_response, request_lang
+from webui.errors import HALL_SET_PATH, RequestError, error_response, request_lang
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -95,6 +96,11 @@ def _origin_problem() -> str | None:
 
 def _is_game_write() -> bool:
     return request.method not in SAFE_METHODS and request.path.startswith("/game/api/")
+
+
+def _is_hall_write() -> bool:
+    """A change of the hall's set (`webui.hallset`): every table's photos lean on it."""
+    return request.method not in SAFE_METHODS and request.path == HALL_SET_PATH
 
 
 def _recent(tries: dict[str, float], now: float) -> dict[str, float]:
@@ -177,9 +183,9 @@ def _check_request():
     problem = _origin_problem()
     if problem:
         return _refuse(problem)
-    if _is_game_write():
-        if request.mimetype != "application/json":
-            return _refuse("bad_content_type")
+    if _is_game_write() and request.mimetype != "application/json":
+        return _refuse("bad_content_type")
+    if _is_game_write() or _is_hall_write():
         problem = pin_problem()
         if problem:
             return _refuse(problem)

@@ -758,3 +758,29 @@ def test_a_photo_of_the_laid_out_set_teaches_every_later_photo(open_page, tmp_pa
     page.wait_for_selector("#teach-error:not([hidden])")
     assert "Found 16 tiles" in page.locator("#teach-error").inner_text()
     assert page.locator("#table-set").is_hidden()
+
+
+def test_the_hall_set_is_taught_shown_and_forgotten(open_page, tmp_path, monkeypatch):
+    """The referee teaches the set for the whole hall from the page: every tablet's page
+    shows it, the next photo is read with it (the server adds it), and it can be
+    forgotten."""
+    monkeypatch.setattr(
+        "vision.pipeline.teach_set",
+        lambda data, name: {"image": name, "set": TAUGHT_SET, "agreed": 34, "elapsed_ms": 1},
+    )
+    page = open_page()
+    photo = tmp_path / "learn.png"
+    photo.write_bytes(photo_png())
+    page.click("#teach summary")
+    page.set_input_files("#teach-hall-input", str(photo))
+    page.wait_for_selector("#hall-set:not([hidden])")
+    assert "34" in page.locator("#hall-set-text").inner_text()
+    other = open_page(viewport=PHONE, locale="zh-CN")  # another table's tablet
+    other.wait_for_selector("#hall-set:not([hidden])")
+    assert "赛场的牌：已学会 34 张" in other.locator("#hall-set-text").inner_text()
+    LEARN_CALLS.clear()
+    other.set_input_files("#upload-input", str(photo))
+    other.wait_for_selector("#photo-view:not([hidden])")
+    assert [e["tile"] for e in LEARN_CALLS[0]] == [t["tile"] for t in TAUGHT_SET]
+    page.click("#hall-set-forget")
+    page.wait_for_selector("#hall-set", state="hidden")

@@ -40,8 +40,9 @@ GAME_WRITES = [
     ("POST", "/game/api/1/penalties"),
 ]
 JSON_ENDPOINTS = SCORE_ENDPOINTS + GAME_WRITES
-#: where photos are uploaded: a hand's, and a set laid out to teach it
-PHOTO_PATHS = ("/api/recognize", "/api/teach")
+#: where photos are uploaded: a hand's, and a set laid out to teach it (a tablet's or the
+#: hall's)
+PHOTO_PATHS = ("/api/recognize", "/api/teach", "/api/hall-set")
 JSON = "application/json"
 
 
@@ -345,6 +346,8 @@ METHODS: list[tuple[str, str]] = [
     ("PUT", "/api/recognize"),
     ("GET", "/api/teach"),
     ("DELETE", "/api/teach"),
+    ("PUT", "/api/hall-set"),
+    ("PATCH", "/api/hall-set"),
     ("POST", "/api/fans"),
     ("DELETE", "/healthz"),
     ("PATCH", "/game/api/games"),

@@ -3,7 +3,7 @@
 // Two sources name them: a photo of the set laid out in order (vision.tileset: every
 // kind at once, kept until forgotten), and each hand scored here (the player has
 // fixed what was misread and kept the rest; counted once the next photo is taken).
-import { uploadFile } from "../api.js";
+import { sendJSON, uploadFile } from "../api.js";
 import { t, tileName } from "../i18n.js";
 import { $, state } from "./state.js";
 
@@ -68,6 +68,7 @@ export function forget() {
 }
 
 export function showCount() {
+  renderHall();
   const n = namedTiles().length;
   const taught = Math.min(stored(TAUGHT_KEY).length, MOST);
   $("table-set").hidden = !n;
@@ -81,17 +82,31 @@ function teachMessage(kind, text) {
   $("teach-result").hidden = kind === "error";
 }
 
-/** Teach the set from a photo of it laid out in order; the server reads it and names each
- * tile by its place. A set taught replaces the one before. */
-export async function teach(file, tries = 0) {
-  if (!file) return;
-  teachMessage("status", t("teach_reading"));
-  const data = await uploadFile("/api/teach", "photo", file, {}, () => {});
+/** The tiles their places named otherwise than the reader read them: a player sees at a
+ * glance whether the set was laid out as the page asked. */
+function renamedText(tiles) {
+  const renamed = tiles.filter((x) => x.read !== x.tile)
+    .map((x) => t("taught_as", { tile: tileName(x.tile), read: tileName(x.read) }));
+  return renamed.length ? " " + t("taught_renamed", { list: renamed.join(", ") }) : "";
+}
+
+/** A set photo sent to `url`; the answer, once the readers had time for it. */
+async function sendSet(url, file, tries = 0) {
+  const data = await uploadFile(url, "photo", file, {}, () => {});
   if (data.error && data.error.code === "busy" && tries < 5) {  // the readers are all busy: wait as told
     teachMessage("status", data.error.message);
-    setTimeout(() => teach(file, tries + 1), 1000 * (data.retryAfter || 3));
-    return;
+    await new Promise((done) => setTimeout(done, 1000 * (data.retryAfter || 3)));
+    return sendSet(url, file, tries + 1);
   }
+  return data;
+}
+
+/** Teach the set from a photo of it laid out in order; the server reads it and names each
+ * tile by its place. A set taught replaces the one before. */
+export async function teach(file) {
+  if (!file) return;
+  teachMessage("status", t("teach_reading"));
+  const data = await sendSet("/api/teach", file);
   if (data.error) { teachMessage("error", data.error.message); return; }
   const set = (data.set || []).map((x) => ({ tile: x.tile, look: x.look }));
   try {
@@ -100,17 +115,46 @@ export async function teach(file, tries = 0) {
     teachMessage("error", t("teach_not_kept"));  // private mode or full storage
     return;
   }
-  // the tiles their places named otherwise than the reader read them: a player sees at a
-  // glance whether the set was laid out as the page asked
-  const renamed = (data.set || []).filter((x) => x.read !== x.tile)
-    .map((x) => t("taught_as", { tile: tileName(x.tile), read: tileName(x.read) }));
-  const more = renamed.length ? " " + t("taught_renamed", { list: renamed.join(", ") }) : "";
-  teachMessage("status", t("taught", { n: set.length, agreed: data.agreed }) + more);
+  teachMessage("status", t("taught", { n: set.length, agreed: data.agreed }) + renamedText(data.set || []));
   showCount();
+}
+
+/** Teach the set for the whole hall: the server keeps it and reads every table's photos
+ * with it (the hall PIN is needed, as for the game sheets). */
+export async function teachHall(file) {
+  if (!file) return;
+  teachMessage("status", t("teach_reading"));
+  const data = await sendSet("/api/hall-set", file);
+  if (data.error) { teachMessage("error", data.error.message); return; }
+  teachMessage("status", t("taught_hall", { n: (data.set || []).length }) + renamedText(data.set || []));
+  await showHall();
+}
+
+let hallCount = 0;  // tiles of the hall's set, as the server last said
+
+/** Ask the server how many tiles the hall's set holds, and show it. */
+export async function showHall() {
+  const data = await sendJSON("GET", "/api/hall-set");
+  hallCount = data.error ? 0 : data.count;
+  renderHall();
+}
+
+function renderHall() {
+  $("hall-set").hidden = !hallCount;
+  $("hall-set-text").textContent = t("hall_set", { n: hallCount });
+}
+
+async function forgetHall() {
+  const data = await sendJSON("DELETE", "/api/hall-set");
+  if (data.error) { teachMessage("error", data.error.message); return; }
+  await showHall();
 }
 
 export function initTableSet() {
   $("table-set-forget").addEventListener("click", forget);
+  $("hall-set-forget").addEventListener("click", forgetHall);
   $("teach-input").addEventListener("change", (e) => { teach(e.target.files[0]); e.target.value = ""; });
+  $("teach-hall-input").addEventListener("change", (e) => { teachHall(e.target.files[0]); e.target.value = ""; });
   showCount();
+  showHall();
 }
