@@ -135,6 +135,20 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "修改记分表需要场馆 PIN：在本平板上打开 /join，或扫描服务器上显示的二维码。",
         "zh-Hant": "修改記分表需要場館 PIN：在本平板上開啟 /join，或掃描伺服器上顯示的 QR 碼。",
     },
+    "pin_required.hall": {
+        "en": "Teaching or forgetting the hall's tile set needs the hall PIN: open /join on "
+        "this tablet or scan the QR code shown at the server.",
+        "zh": "为整个赛场教牌或忘掉赛场的牌需要场馆 PIN：在本平板上打开 /join，"
+        "或扫描服务器上显示的二维码。",
+        "zh-Hant": "為整個賽場教牌或忘掉賽場的牌需要場館 PIN：在本平板上開啟 /join，"
+        "或掃描伺服器上顯示的 QR 碼。",
+    },
+    "hall_set_unwritable": {
+        "en": "The server cannot keep the hall's tile set ({detail}); check the folder of "
+        "its game sheets.",
+        "zh": "服务器无法保存赛场的牌（{detail}）；请检查记分表所在的文件夹。",
+        "zh-Hant": "伺服器無法儲存賽場的牌（{detail}）；請檢查記分表所在的資料夾。",
+    },
     "pin_wrong": {
         "en": "That PIN is wrong: type the PIN shown at the server again.",
         "zh": "PIN 不对：请重新输入服务器上显示的 PIN。",
@@ -258,6 +272,7 @@ STATUS: dict[str | type[McrError], int] = {
     "bad_origin": 403,
     "bad_content_type": 415,
     "pin_required": 403,
+    "hall_set_unwritable": 503,
     "pin_locked": 429,
     "busy": 503,
     "photo_timeout": 503,

@@ -10,6 +10,9 @@ tablet sends leans on it first, before the tablet's own named tiles
 
 from __future__ import annotations
 
+import base64
+import binascii
+import contextlib
 import json
 import logging
 import os
@@ -23,6 +26,7 @@ from scorer.errors import McrError
 from scorer.tiles import BACK, INDEX
 from vision.config import DEFAULT
 from vision.exemplars import is_look
+from webui.errors import RequestError
 from webui.guard import parse_json
 
 log = logging.getLogger(__name__)
@@ -32,9 +36,10 @@ MAX_FILE_BYTES = 256 * 1024
 
 
 class HallSet:
-    """The hall's set, kept in a JSON file: `[{"tile", "look"}]`; read once, then from
-    memory. A file that cannot be read is an empty set (and a warning), never a failure
-    of every photo."""
+    """The hall's set, kept in a JSON file `{"size", "tiles": [{"tile", "look"}]}` (`size`:
+    the bytes of each look, as the classifier that taught it writes them); read once,
+    then from memory. A file that cannot be read, or a tile whose look is not of that
+    size, is left out with a warning, never a failure of every photo."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -48,17 +53,27 @@ class HallSet:
             return list(self._tiles)
 
     def keep(self, tiles: list[dict[str, str]]) -> None:
-        """Keep `tiles` as the hall's set (written whole, then moved in place)."""
+        """Keep `tiles` (a set the reader taught) as the hall's set: written whole, then
+        moved in place; RequestError when the file cannot be written."""
+        size = len(_look_bytes(tiles[0]["look"]) or b"") if tiles else 0
+        part = self.path.with_suffix(".part")
         with self._lock:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            part = self.path.with_suffix(".part")
-            part.write_text(json.dumps(tiles), encoding="utf-8")
-            os.replace(part, self.path)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                part.write_text(json.dumps({"size": size, "tiles": tiles}), encoding="utf-8")
+                os.replace(part, self.path)
+            except OSError as exc:
+                with contextlib.suppress(OSError):
+                    part.unlink(missing_ok=True)
+                raise RequestError("hall_set_unwritable", detail=exc.strerror or exc) from exc
             self._tiles = list(tiles)
 
     def forget(self) -> None:
         with self._lock:
-            self.path.unlink(missing_ok=True)
+            try:
+                self.path.unlink(missing_ok=True)
+            except OSError as exc:
+                raise RequestError("hall_set_unwritable", detail=exc.strerror or exc) from exc
             self._tiles = []
 
     def _load(self) -> list[dict[str, str]]:
@@ -67,24 +82,36 @@ class HallSet:
                 return []
             with self.path.open("rb") as f:
                 value = parse_json(f.read(MAX_FILE_BYTES + 1), MAX_FILE_BYTES)
-            if not isinstance(value, list) or not all(_is_tile(x) for x in value):
-                raise ValueError("not a list of named tiles")
-            return value[: DEFAULT.exemplars.most]
+            if not isinstance(value, dict) or not isinstance(value.get("tiles"), list):
+                raise ValueError("not a hall's set")
+            tiles = value["tiles"]
+            kept = [t for t in tiles if _is_tile(t, value.get("size"))]
+            if len(kept) < len(tiles):
+                log.warning("%d tiles of the hall's set left out", len(tiles) - len(kept))
+            return kept[: DEFAULT.exemplars.most]
         except (OSError, ValueError, McrError) as exc:
             log.warning("the hall's set in %s is left out: %s", self.path, exc)
             return []
 
 
-def _is_tile(item: Any) -> bool:
-    """Whether `item` is a named tile as a request would send it (`vision.exemplars`): a
-    bad one kept would make every photo's request a bad one."""
-    return (
-        isinstance(item, dict)
-        and set(item) == {"tile", "look"}
-        and item["tile"] in INDEX
-        and item["tile"] != BACK
-        and is_look(item["look"])
-    )
+def _is_tile(item: Any, size: Any) -> bool:
+    """Whether `item` is a named tile as the reader takes it (`vision.exemplars`): a code
+    that is not a back, a look whose bytes are `size` many (a bad one kept would make
+    every photo's request a bad one)."""
+    if not isinstance(item, dict) or set(item) != {"tile", "look"}:
+        return False
+    if item["tile"] not in INDEX or item["tile"] == BACK or not is_look(item["look"]):
+        return False
+    raw = _look_bytes(item["look"])
+    return raw is not None and isinstance(size, int) and len(raw) == size
+
+
+def _look_bytes(look: str) -> bytes | None:
+    """The bytes a look's text carries, None where they are not base64."""
+    try:
+        return base64.b64decode(look.partition(":")[2], validate=True)
+    except (binascii.Error, ValueError):
+        return None
 
 
 def hall_set() -> HallSet:

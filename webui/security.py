@@ -187,6 +187,8 @@ def _check_request():
         return _refuse("bad_content_type")
     if _is_game_write() or _is_hall_write():
         problem = pin_problem()
+        if problem == "pin_required" and _is_hall_write():
+            problem = "pin_required.hall"  # the same refusal, worded for the tile set
         if problem:
             return _refuse(problem)
     return None

@@ -149,3 +149,41 @@ def test_a_photo_that_is_no_set_leaves_the_hall_set_as_it_was(hall, monkeypatch)
     resp = client.post("/api/hall-set", data=_photo(), headers={"Accept-Language": "zh-CN"})
     assert resp.status_code == 422 and "找到 16 张牌" in resp.get_json()["error"]["message"]
     assert client.get("/api/hall-set").get_json() == {"count": 34}
+
+
+def test_a_look_of_the_wrong_size_in_the_file_is_left_out_not_every_photo(hall, tmp_path):
+    """A hand-edited or damaged look (the classifier's own tag, a few bytes) would make
+    every photo's request a bad one: that tile is left out, the rest kept."""
+    app, calls, _ = hall
+    client = app.test_client()
+    client.post("/api/hall-set", data=_photo())
+    file = tmp_path / "games.hall-set.json"
+    kept = json.loads(file.read_text())
+    assert kept["size"] == 240 and len(kept["tiles"]) == 34
+    kept["tiles"][0]["look"] = LOOKS[0].split(":")[0] + ":AAAA"
+    kept["tiles"][1]["look"] = LOOKS[1].split(":")[0] + ":A"
+    file.write_text(json.dumps(kept))
+    again = create_app({**app.config, "MCR_RECOGNIZE": app.config["MCR_RECOGNIZE"]}).test_client()
+    assert again.get("/api/hall-set").get_json() == {"count": 32}
+    assert again.post("/api/recognize", data=_photo("hand.png")).status_code == 200
+    assert calls[-1] == HALL[2:]
+
+
+def test_a_hall_set_the_server_cannot_write_is_a_clear_503(hall, tmp_path) -> None:
+    """The file's place taken by a folder (a full disk, a read-only folder alike)."""
+    app, _, _ = hall
+    (tmp_path / "games.hall-set.json").mkdir()
+    client = app.test_client()
+    for resp in (client.post("/api/hall-set", data=_photo()), client.delete("/api/hall-set")):
+        assert resp.status_code == 503
+        error = resp.get_json()["error"]
+        assert error["code"] == "hall_set_unwritable" and "hall's tile set" in error["message"]
+    assert not (tmp_path / "games.hall-set.part").exists()
+    assert client.get("/api/hall-set").get_json() == {"count": 0}
+
+
+def test_the_pin_refusal_names_the_hall_set(hall) -> None:
+    app, _, _ = hall
+    app.config.update(MCR_ALLOWED_HOSTS=frozenset({"192.168.1.5"}), MCR_PIN="246810")
+    resp = app.test_client().delete("/api/hall-set", environ_base=LAN)
+    assert "hall's tile set needs the hall PIN" in resp.get_json()["error"]["message"]
