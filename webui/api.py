@@ -123,7 +123,7 @@ def photo_reader() -> PhotoReader:
 
 def _photo_upload() -> FileStorage:
     """The request's uploaded `photo` (a multipart form), or a RequestError saying what
-    is wrong with the form."""
+    is wrong with the form, or that photos are not read here (`MCR_READERS` 0)."""
     files = request.files  # parses the form, which sets `form_problem` (webui.app.FormRequest)
     if getattr(request, "form_problem", None):
         raise RequestError("bad_form")
@@ -132,6 +132,8 @@ def _photo_upload() -> FileStorage:
     upload = files.get("photo")
     if upload is None:
         raise RequestError("no_photo.field", names=", ".join(sorted(files))[:200])
+    if current_app.config.get("MCR_READERS") == 0:
+        raise RequestError("recognizer_off")
     return upload
 
 
@@ -156,8 +158,6 @@ def _read_photo(
 def recognize():
     """Read the uploaded photo, leaning on the table's named tiles where sent."""
     upload = _photo_upload()
-    if current_app.config.get("MCR_READERS") == 0:
-        return error_response(RequestError("recognizer_off"))
     return _read_photo(upload, "recognize", with_hall(_exemplars()))
 
 
@@ -172,8 +172,6 @@ def teach_hall():
     """Teach the hall's set from a photo of it laid out in order: every table's photos lean
     on it from now on (the hall PIN is needed, `webui.security`)."""
     upload = _photo_upload()
-    if current_app.config.get("MCR_READERS") == 0:
-        return error_response(RequestError("recognizer_off"))
     answer = _read_photo(upload, "teach")
     if isinstance(answer, Response) and answer.status_code == 200:
         taught = answer.get_json()
@@ -194,8 +192,6 @@ def teach():
     """Read a photo of the table's set laid out in order into the set it teaches
     (`vision.tileset`); the page keeps it and sends it with every photo after."""
     upload = _photo_upload()
-    if current_app.config.get("MCR_READERS") == 0:
-        return error_response(RequestError("recognizer_off"))
     return _read_photo(upload, "teach")
 
 
