@@ -119,6 +119,7 @@ class _Quiet:
 def taught_sets(root: Path, styles: list[str]) -> tuple[dict[str, list[dict]], dict[str, int]]:
     """Each style's set taught by the first photo of it in `root` that teaches one, every
     taught tile checked against its label; counts of photos refused, taught wrong, right."""
+    from bench.bench_teach import judged
     from vision.errors import PhotoError
     from vision.pipeline import teach_set
     from vision.tileset import exemplars
@@ -132,11 +133,7 @@ def taught_sets(root: Path, styles: list[str]) -> tuple[dict[str, list[dict]], d
             except PhotoError:
                 counts["refused"] += 1
                 continue
-            boxes = [t["box"] for t in meta["tiles"]]
-            right = all(
-                meta["tiles"][int(ious(t["box"], boxes).argmax())]["code"] == t["tile"]
-                for t in tiles
-            )
+            right = judged(tiles, meta)
             counts["taught right" if right else "taught wrong"] += 1
             if right:
                 sets[style] = exemplars(tiles)

@@ -86,16 +86,20 @@ def decode_look(text: object, tag: str | None, dim: int) -> np.ndarray | None:
     look."""
     if not is_look(text):
         raise TileListError("bad_exemplars.look")
-    head, _, body = text.partition(":")
-    if head != tag:
+    if text.partition(":")[0] != tag:
         return None
-    try:
-        raw = base64.b64decode(body, validate=True)
-    except (binascii.Error, ValueError) as exc:
-        raise TileListError("bad_exemplars.look") from exc
-    if len(raw) != dim:
+    raw = look_bytes(text)
+    if raw is None or len(raw) != dim:
         raise TileListError("bad_exemplars.look")
     return unit(np.frombuffer(raw, np.uint8).astype(np.float32))
+
+
+def look_bytes(text: str) -> bytes | None:
+    """The bytes a look's text carries after its tag, None where they are not base64."""
+    try:
+        return base64.b64decode(text.partition(":")[2], validate=True)
+    except (binascii.Error, ValueError):
+        return None
 
 
 def parse_exemplars(

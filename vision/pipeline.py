@@ -626,8 +626,7 @@ class Looked:
         reads = hand_looked_again(classifier, work, reads, config, readings)
 
         def to_photo(box: Box) -> Box:
-            x1, y1, x2, y2 = box if turned is None else turned.box_back(box)
-            return (x1 * sx, y1 * sy, x2 * sx, y2 * sy)
+            return _scaled(box if turned is None else turned.box_back(box), sx, sy)
 
         return cls(work, reads, to_photo)
 

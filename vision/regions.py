@@ -135,7 +135,7 @@ def _gaps(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return gx, gy
 
 
-def _components(links: np.ndarray) -> list[list[int]]:
+def components(links: np.ndarray) -> list[list[int]]:
     """Connected components of a boolean adjacency matrix, each sorted, by first tile."""
     n = len(links)
     seen = np.zeros(n, bool)
@@ -173,7 +173,7 @@ def pieces_of(
     links = links_of(boxes, config)
     if kinds is not None:
         links &= kinds[:, None] == kinds[None]
-    return _components(links)
+    return components(links)
 
 
 def facing(reads: list[TileRead], down: np.ndarray) -> np.ndarray:

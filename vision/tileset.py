@@ -31,6 +31,7 @@ from scorer.tiles import CODES, DRAGONS, FLOWER_CODES, INDEX, NUM_KINDS, WINDS
 from vision.config import DEFAULT, VisionConfig
 from vision.detect import ious
 from vision.errors import ModelError, PhotoError
+from vision.regions import components
 from vision.rows import direction
 from vision.types import TileRead
 
@@ -73,26 +74,7 @@ def rows_of(boxes: np.ndarray, angle: float, config: VisionConfig = DEFAULT) -> 
     along = np.abs(step @ np.array([np.cos(angle), np.sin(angle)]))
     cone = along >= np.cos(np.radians(config.tileset.bend)) * dist
     nearest = np.where(cone, dist, np.inf).min(axis=1)
-    return _chains(cone & (dist <= config.tileset.step * np.minimum.outer(nearest, nearest)))
-
-
-def _chains(linked: np.ndarray) -> list[list[int]]:
-    """The connected groups of a symmetric link matrix."""
-    seen, groups = set(), []
-    for start in range(len(linked)):
-        if start in seen:
-            continue
-        group, todo = [], [start]
-        seen.add(start)
-        while todo:
-            i = todo.pop()
-            group.append(i)
-            for j in np.flatnonzero(linked[i]):
-                if int(j) not in seen:
-                    seen.add(int(j))
-                    todo.append(int(j))
-        groups.append(group)
-    return groups
+    return components(cone & (dist <= config.tileset.step * np.minimum.outer(nearest, nearest)))
 
 
 def reading_orders(boxes: np.ndarray, config: VisionConfig = DEFAULT) -> list[list[int]]:

@@ -10,8 +10,6 @@ tablet sends leans on it first, before the tablet's own named tiles
 
 from __future__ import annotations
 
-import base64
-import binascii
 import contextlib
 import json
 import logging
@@ -25,7 +23,7 @@ from flask import current_app
 from scorer.errors import McrError
 from scorer.tiles import BACK, INDEX
 from vision.config import DEFAULT
-from vision.exemplars import is_look
+from vision.exemplars import is_look, look_bytes
 from webui.errors import RequestError
 from webui.guard import parse_json
 
@@ -55,7 +53,7 @@ class HallSet:
     def keep(self, tiles: list[dict[str, str]]) -> None:
         """Keep `tiles` (a set the reader taught) as the hall's set: written whole, then
         moved in place; RequestError when the file cannot be written."""
-        size = len(_look_bytes(tiles[0]["look"]) or b"") if tiles else 0
+        size = len(look_bytes(tiles[0]["look"]) or b"") if tiles else 0
         part = self.path.with_suffix(".part")
         with self._lock:
             try:
@@ -102,16 +100,8 @@ def _is_tile(item: Any, size: Any) -> bool:
         return False
     if item["tile"] not in INDEX or item["tile"] == BACK or not is_look(item["look"]):
         return False
-    raw = _look_bytes(item["look"])
+    raw = look_bytes(item["look"])
     return raw is not None and isinstance(size, int) and len(raw) == size
-
-
-def _look_bytes(look: str) -> bytes | None:
-    """The bytes a look's text carries, None where they are not base64."""
-    try:
-        return base64.b64decode(look.partition(":")[2], validate=True)
-    except (binascii.Error, ValueError):
-        return None
 
 
 def hall_set() -> HallSet:

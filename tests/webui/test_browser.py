@@ -719,20 +719,28 @@ TAUGHT_SET = [
 ]  # fmt: skip
 
 
+def _teaching(open_page, tmp_path, monkeypatch, taught: list[dict]):
+    """A page with its teaching panel open, a photo to send, and a reader that reads any
+    photo as the set `taught` (each tile's place and what the reader read there)."""
+    agreed = sum(x["read"] == x["tile"] for x in taught)
+    monkeypatch.setattr(
+        "vision.pipeline.teach_set",
+        lambda data, name: {"image": name, "set": taught, "agreed": agreed, "elapsed_ms": 1},
+    )
+    page = open_page()
+    photo = tmp_path / "learn.png"
+    photo.write_bytes(photo_png())
+    page.click("#teach summary")
+    return page, photo
+
+
 def test_a_photo_of_the_laid_out_set_teaches_every_later_photo(open_page, tmp_path, monkeypatch):
     """The player photographs the set laid out in order: the page says what it learnt (and
     which tiles their places named otherwise than the reader read them), sends the 34
     named tiles first with every photo after, and "Forget" drops them; a photo that is
     no set is refused with the reader's words."""
     misread = [dict(x, read="4s") if x["tile"] == "6s" else x for x in TAUGHT_SET]
-    monkeypatch.setattr(
-        "vision.pipeline.teach_set",
-        lambda data, name: {"image": name, "set": misread, "agreed": 33, "elapsed_ms": 1},
-    )
-    page = open_page()
-    photo = tmp_path / "learn.png"
-    photo.write_bytes(photo_png())
-    page.click("#teach summary")
+    page, photo = _teaching(open_page, tmp_path, monkeypatch, misread)
     assert "one tile of each kind" in page.locator("#teach").inner_text()
     page.set_input_files("#teach-input", str(photo))
     page.wait_for_selector("#teach-result:not([hidden])")
@@ -764,14 +772,7 @@ def test_the_hall_set_is_taught_shown_and_forgotten(open_page, tmp_path, monkeyp
     """The referee teaches the set for the whole hall from the page: every tablet's page
     shows it, the next photo is read with it (the server adds it), and it can be
     forgotten."""
-    monkeypatch.setattr(
-        "vision.pipeline.teach_set",
-        lambda data, name: {"image": name, "set": TAUGHT_SET, "agreed": 34, "elapsed_ms": 1},
-    )
-    page = open_page()
-    photo = tmp_path / "learn.png"
-    photo.write_bytes(photo_png())
-    page.click("#teach summary")
+    page, photo = _teaching(open_page, tmp_path, monkeypatch, TAUGHT_SET)
     page.set_input_files("#teach-hall-input", str(photo))
     page.wait_for_selector("#hall-set:not([hidden])")
     assert "34" in page.locator("#hall-set-text").inner_text()
