@@ -304,8 +304,8 @@ class Tally:
         if not out["warnings"]:
             self.by_warning["(no warning)"] += 1
         self.failed.append(
-            f"{stem}: want {meta['hand']} +{len(meta['flowers'])}f, "
-            f"got {out['hand']} +{out['flowers']['count']}f"
+            f"{stem} ({meta['style']}): want {meta['hand']} +{len(meta['flowers'])}f, "
+            f"got {out['hand']} +{out['flowers']['count']}f; " + " | ".join(out["warnings"])[:160]
         )
 
 

@@ -336,6 +336,9 @@ class Reading:
     sideways_score: float = 1.2
     #: ... of which the width alone must give at least this much
     sideways_min_wide: float = 0.5
+    #: no tile read unsurely as a flower in a run holding a sideways tile (a meld row) is
+    #: one (else a tile read as a flower is a playing tile only between playing tiles)
+    melds_hold_no_flower: bool = False
 
 
 #: the readings tried when the first gives no clean hand (`vision.pipeline.read_hand`)
@@ -346,6 +349,7 @@ OTHER_READINGS: tuple[Reading, ...] = (
     Reading(sideways_score=1.6, sideways_min_wide=0.8),  # only clearly sideways boxes
     Reading(sideways_score=0.9, sideways_min_wide=0.3),  # sideways boxes seen foreshortened
     Reading(sideways_score=math.inf, sideways_min_wide=math.inf),  # sideways by faces only
+    Reading(melds_hold_no_flower=True),  # a meld's tiles read as flowers (a bird drawn for the 1s)
 )
 
 

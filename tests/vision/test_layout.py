@@ -1085,3 +1085,36 @@ def test_a_pair_is_believed_only_where_the_meld_reads_as_one_kind(
     assert (meld.tiles, meld.promoted) == ([0, 1, 2], False)
     if notation:
         assert decode(reads, layout).notation == notation
+
+
+@pytest.mark.parametrize(
+    "sure, again, flowers_left", [(0.3, False, 3), (0.3, True, 0), (0.9, True, 3)]
+)
+def test_tiles_read_unsurely_as_flowers_in_a_meld_row_are_playing_tiles_when_read_again(
+    sure: float, again: bool, flowers_left: int
+) -> None:
+    """Flowers lie to one side of the hand (seed 003, 实战细节 五), not in a meld row. Three
+    tiles read as flowers, each barely (an unfamiliar set's bamboo 1, a bird), touching a
+    claimed meld are flowers at the first reading (they lie at the run's end); the reading
+    tried again with `Reading.melds_hold_no_flower` takes them for their likeliest playing
+    tiles. Tiles read surely as flowers stay flowers in either reading."""
+    from dataclasses import replace
+
+    from scorer.tiles import INDEX
+    from vision.config import DEFAULT, Reading
+    from vision.layout.flowers import flowers_aside
+    from vision.rows import frame_for
+
+    reads = reads_for(row(["1s", "1s", "1s", "2m", "2m/", "2m"], y=100))
+    for k in (0, 1, 2):
+        p = np.full(len(INDEX), 0.0)
+        p[INDEX["8f"]], p[INDEX["F"]], p[INDEX["1s"]] = sure, 0.1, 0.12
+        p[p == 0] = (1 - p.sum()) / np.count_nonzero(p == 0)
+        reads[k].probs = p
+    reads[4].detection = replace(reads[4].detection, sideways=True)  # as the layout marks it
+    frame = frame_for(np.array([r.detection.box for r in reads]), 0.0)
+    top = [int(r.probs.argmax()) for r in reads]
+    config = replace(DEFAULT.layout, reading=Reading(melds_hold_no_flower=again))
+    flowers, kinds = flowers_aside(reads, frame, [list(range(6))], top, config)
+    assert len(flowers) == flowers_left
+    assert [kinds[k] == INDEX["1s"] for k in (0, 1, 2)] == [flowers_left == 0] * 3

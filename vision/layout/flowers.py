@@ -47,23 +47,36 @@ def flowers_aside(
     never in the middle of the concealed row or of a meld. A tile read as a
     flower with touching playing tiles on both sides is a playing tile whose
     art the classifier mistook (one tile set's bamboo 1, a bird, read as a
-    flower): its kind becomes its most probable playing tile.
+    flower): its kind becomes its most probable playing tile. A reading with
+    `Reading.melds_hold_no_flower`, tried when the first gives no clean hand, takes
+    a tile read as a flower, but not surely (`flower_unread`), in a run holding
+    a claimed (sideways) tile for a playing tile: a pung of such birds at a
+    meld row's end.
     """
     flowers, top = [], list(top)
     for row in rows:
         for run in touching_runs(row_slots(reads, frame, row, sure), config.reading):
             tiles = [i for slot in run for i in slot.tiles]
+            meld_row = config.reading.melds_hold_no_flower and any(slot.sideways for slot in run)
             for k, i in enumerate(tiles):
                 if not _is_flower(top[i]):
                     continue
-                inside = 0 < k < len(tiles) - 1 and all(
-                    top[j] < FLOWER_FIRST for j in (tiles[k - 1], tiles[k + 1])
-                )
-                if inside:
+                unsure = meld_row and _unread(reads, [i], config)
+                if _among_play(tiles, k, top, unsure):
                     top[i] = face_up(reads[i])
                 else:
                     flowers.append(i)
     return sorted(flowers), top
+
+
+def _among_play(tiles: list[int], k: int, top: list[int], any_side: bool) -> bool:
+    """Whether the run's `k`-th tile, read as a flower, lies among playing tiles: touched by
+    them on both sides, or (`any_side`) a playing tile anywhere in its run."""
+    if any_side:
+        return any(top[j] < FLOWER_FIRST for j in tiles)
+    return 0 < k < len(tiles) - 1 and all(
+        top[j] < FLOWER_FIRST for j in (tiles[k - 1], tiles[k + 1])
+    )
 
 
 def flowers_by_count(
