@@ -21,6 +21,7 @@ from collections import Counter
 import numpy as np
 
 from datasets.cmdv4 import load_split
+from vision.detect import ious
 from vision.pipeline import read_hand, recognize, warm_up
 from vision.synthetic import probs_for
 from vision.types import Detection, TileRead
@@ -33,14 +34,6 @@ def label_hand(sample) -> str | None:
         for box, code in zip(sample.boxes, sample.codes, strict=True)
     ]
     return read_hand(reads)[2].notation
-
-
-def iou(a, b) -> float:
-    x1, y1 = max(a[0], b[0]), max(a[1], b[1])
-    x2, y2 = min(a[2], b[2]), min(a[3], b[3])
-    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def main() -> None:
@@ -78,9 +71,10 @@ def main() -> None:
         for box, code in zip(sample.boxes, sample.codes, strict=True):
             labelled += 1
             gt = (box[0] * w, box[1] * h, box[2] * w, box[3] * h)
-            best = max(out["tiles"], key=lambda t: iou(t["box"], gt), default=None)
-            if best is None or iou(best["box"], gt) < 0.5:
+            overlaps = ious(np.array(gt), np.array([t["box"] for t in out["tiles"]]))
+            if not overlaps.size or overlaps.max() < 0.5:
                 continue
+            best = out["tiles"][int(overlaps.argmax())]
             first = best["alternatives"][0]["tile"]
             right_first += first == code
             right_final += best["tile"] == code
