@@ -21,6 +21,8 @@ what the reader read there, for the player to check.
 
 from __future__ import annotations
 
+import math
+from dataclasses import replace
 from functools import lru_cache
 from itertools import permutations, product
 from typing import Any
@@ -29,7 +31,7 @@ import numpy as np
 
 from scorer.tiles import CODES, DRAGONS, FLOWER_CODES, INDEX, NUM_KINDS, WINDS
 from vision.config import DEFAULT, VisionConfig
-from vision.detect import ious
+from vision.detect import nms
 from vision.errors import ModelError, PhotoError
 from vision.regions import components
 from vision.rows import direction
@@ -171,10 +173,9 @@ def _strongest(reads: list[TileRead], config: VisionConfig) -> list[TileRead]:
     if len(reads) in (NUM_KINDS, WITH_FLOWERS) or not _extra(len(reads), config):
         return _counted(reads)
     boxes = np.array([r.detection.box for r in reads], float)
-    kept: list[int] = []
-    for i in sorted(range(len(reads)), key=lambda i: -reads[i].detection.score):
-        if not kept or ious(boxes[i], boxes[kept]).max() < config.tileset.twice:
-            kept.append(i)
+    scores = np.array([r.detection.score for r in reads], float)
+    overlap_only = replace(config.detect, part_inside=math.inf)  # by IoU alone, no parts
+    kept = nms(boxes, scores, config.tileset.twice, overlap_only)
     extra = _extra(len(kept), config)
     if extra and all(reads[i].detection.score < config.tileset.faint for i in kept[-extra:]):
         kept = kept[:-extra]
