@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import FileStorage
 
@@ -144,14 +144,23 @@ def _read_photo(
     when every reader is busy. A PhotoError (the photo) or ModelError (the installation)
     is answered by webui.errors."""
     try:
-        name = (upload.filename or "")[:200]
-        return jsonify(
-            _worded(photo_reader().read(upload.stream, name, MAX_BYTES, exemplars, task))
-        )
+        return jsonify(_answer(upload, task, exemplars))
     except Busy as exc:
-        response, status = error_response(RequestError(exc.code))
-        response.headers["Retry-After"] = str(exc.retry_after)
-        return response, status
+        return _busy(exc)
+
+
+def _answer(upload: FileStorage, task: str, exemplars: list | None = None) -> dict:
+    """The reader's answer for the upload, in the request's language (Busy when every
+    reader is busy)."""
+    name = (upload.filename or "")[:200]
+    return _worded(photo_reader().read(upload.stream, name, MAX_BYTES, exemplars, task))
+
+
+def _busy(exc: Busy) -> ResponseReturnValue:
+    """503 with Retry-After: every reader is busy."""
+    response, status = error_response(RequestError(exc.code))
+    response.headers["Retry-After"] = str(exc.retry_after)
+    return response, status
 
 
 @bp.post(PHOTO_PATH)
@@ -172,12 +181,12 @@ def teach_hall():
     """Teach the hall's set from a photo of it laid out in order: every table's photos lean
     on it from now on (the hall PIN is needed, `webui.security`)."""
     upload = _photo_upload()
-    answer = _read_photo(upload, "teach")
-    if isinstance(answer, Response) and answer.status_code == 200:
-        taught = answer.get_json()
-        hall_set().keep([{"tile": t["tile"], "look": t["look"]} for t in taught["set"]])
-        answer = jsonify({**taught, "hall": True})
-    return answer
+    try:
+        taught = _answer(upload, "teach")
+    except Busy as exc:
+        return _busy(exc)
+    hall_set().keep([{"tile": t["tile"], "look": t["look"]} for t in taught["set"]])
+    return jsonify({**taught, "hall": True})
 
 
 @bp.delete(HALL_SET_PATH)
