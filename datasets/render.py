@@ -62,12 +62,12 @@ from datasets.scene import effects, geometry
 from datasets.scene.faces import FaceSet, style_faces
 from datasets.scene.geometry import BEVEL, Camera, TileMesh
 from datasets.scene.hands import hand_layout, random_flowers, random_hand
-from datasets.scene.layouts import LAYOUTS
+from datasets.scene.layouts import LAYOUTS, set_missing
 from datasets.scene.table import draw_clutter, draw_console, draw_tray, render_table
 from datasets.scene.tablescene import OTHER_GROUPS, table_layout
 from datasets.scene.types import TILE_T, Layout
 from datasets.styles import resolve_styles
-from scorer.tiles import CODES, INDEX, NUM_KINDS
+from scorer.tiles import INDEX
 
 #: "promoted": hands whose exposed pungs are mostly promoted kongs (`datasets.train_stacked`)
 KINDS = ("hand", "grid", "row", "pile", "mixed", "promoted", "table", "set")
@@ -569,7 +569,7 @@ def main(argv: list[str] | None = None) -> int:
         styles = resolve_styles(args.styles, args.cache)
         faces = {s: style_faces(s, args.cache) for s in styles}
         if args.kind == "set":  # a set laid out shows every playing tile
-            styles = [s for s in styles if set(CODES[:NUM_KINDS]) <= set(faces[s])]
+            styles = [s for s in styles if not set_missing(list(faces[s]))]
             if not styles:
                 raise ValueError("no style given has a face for every playing tile")
     except (ArtError, ValueError) as exc:

@@ -86,12 +86,17 @@ def pile_layout(rng: _RNG, available: list[str]) -> Layout:
     return layout
 
 
+def set_missing(available: list[str]) -> list[str]:
+    """The playing tiles a style has no face for: a set laid out shows every one."""
+    return sorted(set(c for n in PLAYING for c in BLOCKS[n]) - set(available))
+
+
 def set_layout(rng: _RNG, available: list[str]) -> Layout:
     """One tile of each kind laid out block by block in order (`vision.tileset`), as a
     player lays out a club's set to teach it: the blocks in any order (the dragons
     either way round), one row each or rows of one length, the flowers and seasons where
     the set has them. ValueError for a style without a face for every playing tile."""
-    missing = sorted(set(c for n in PLAYING for c in BLOCKS[n]) - set(available))
+    missing = set_missing(available)
     if missing:
         raise ValueError(f"a set laid out shows every playing tile; no face for {missing}")
     names = list(PLAYING)
