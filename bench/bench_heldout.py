@@ -10,10 +10,11 @@ own labels (true boxes; all probability on the true class, `back` for a
 face-down tile; the true face-top direction), so only the layout and
 decoding stages are measured: what they get wrong there they would get
 wrong with perfect models too. `--true boxes` gives the models the true
-boxes (the detector's share of the loss), `--true classes` gives each box
-the found tile's true class (the classifier's share); both read the photo
-as it lies, without `vision.turn`'s second look, and take no faint
-backs (`vision.faint`). With true boxes it
+boxes (the detector's share of the loss), reading the photo as it lies,
+without `vision.turn`'s second look, and taking no faint backs
+(`vision.faint`); `--true classes` runs the whole reader with each box it
+finds named as the tile under it (the classifier's share,
+`bench.true_names`). With true boxes it
 also prints how many face-up tiles the classifier names right, by style
 and by how far the rows lie off the photo's axes, and with `--confusions K`
 each style's K commonest misnamings; `--true-faces` then also gives each
@@ -42,6 +43,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from bench.true_names import read_with_true_names
 from scorer.errors import ScoreError
 from scorer.hand import Hand
 from scorer.notation import format_hand, format_meld, normalized, parse_hand, parse_tiles
@@ -191,9 +193,8 @@ def half_oracle(
     """The pipeline with one model replaced by the labels: 'boxes' (true boxes, the
     models name them; `tiles` then counts the face-up tiles named right, by style and
     row tilt, and `named` how each was named, as `named_right`; with `true_faces` each
-    tile's face-top direction is the label's, not the orienter's) or 'classes' (the
-    detector's boxes, each named as the tile it covers most)."""
-    from vision.detect import unstretch
+    tile's face-top direction is the label's, not the orienter's) or 'classes' (the whole
+    reader, each box it finds named as the tile under it: `bench.true_names`)."""
     from vision.pipeline import models
 
     detector, classifier, orienter, stacker = models()
@@ -209,15 +210,7 @@ def half_oracle(
                 tiles[key + " right"] += right
                 tiles[key] += total
     else:
-        found, stretch = detector.look(image)
-        image, detections = unstretch(image, found, stretch)
-        gt = np.array([r.detection.box for r in truth]).reshape(-1, 4)
-        reads = []
-        for d in detections:
-            b = np.array(d.box)
-            iw = np.clip(np.minimum(b[2], gt[:, 2]) - np.maximum(b[0], gt[:, 0]), 0, None)
-            ih = np.clip(np.minimum(b[3], gt[:, 3]) - np.maximum(b[1], gt[:, 1]), 0, None)
-            reads.append(TileRead(d, truth[int(np.argmax(iw * ih))].probs.copy()))
+        return read_with_true_names(image, truth, image_path.stem)
     reads = look_closer(image, reads, orienter, stacker)
     if true_faces and true == "boxes":
         reads = [replace(r, up=label.up) for r, label in zip(reads, truth, strict=True)]

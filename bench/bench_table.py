@@ -24,6 +24,10 @@ measured: which pieces the hand's candidates hold (`vision.regions`), then
 the layout and decoding; it also counts the scenes where a candidate holds
 exactly the hand's tiles, and where the hand is picked.
 
+`--true-names` runs the whole reader with each tile it finds named as the
+labelled tile under it (`bench.true_names`): what the names cost, the
+boxes, the turn, the orienter and the later stages being the reader's own.
+
 `--detector-only` measures the detector alone at each input size of
 `--sizes` (long side, px): recall and precision by tile group and by the
 tiles' short side in the photo, to see where tiles are lost.
@@ -285,31 +289,44 @@ def whole(
     long_side: int | None = None,
     table_model: Path | None = None,
     dump: Path | None = None,
+    true_names: bool = False,
 ) -> None:
     """The whole reader: tiles found and named, the winner's hand, 和绝张; with
     `table_model`, another table detector in place of the bundled one (a run to judge,
     read without touching `models/`); with `dump`, one JSON line per scene there (two
-    runs' scenes compared line by line)."""
+    runs' scenes compared line by line); with `true_names`, each tile found named as the
+    labelled tile under it (`bench.true_names`: what is lost to the names)."""
     from vision.detect import Detector
 
     detector = Detector(table_model=table_model) if table_model else None
     tally = Whole()
-    lines = [tally.add(path, meta, *_read(path, long_side, detector)) for path, meta in scenes]
+    lines = [
+        tally.add(path, meta, *_read(path, long_side, detector, meta if true_names else None))
+        for path, meta in scenes
+    ]
     if dump is not None:
         dump.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines))
     print("\n".join(tally.rows()))
 
 
 def _read(
-    path: Path, long_side: int | None, detector: Detector | None
+    path: Path, long_side: int | None, detector: Detector | None, named_by: dict | None = None
 ) -> tuple[dict, float, float]:
     """The reader's output for one scene, the factor back to its rendered pixels, and the
-    seconds it took (apart from the counting, so the time is the reader's alone)."""
+    seconds it took (apart from the counting, so the time is the reader's alone); with
+    `named_by` (the scene's labels), its tiles named by them."""
     from vision.pipeline import recognize_image
 
     image, k = _photo(path, long_side)
     started = time.perf_counter()
-    out = recognize_image(image, path.name, detector)
+    if named_by is None:
+        out = recognize_image(image, path.name, detector)
+    else:
+        from bench.bench_heldout import oracle_read
+        from bench.true_names import read_with_true_names
+
+        labels = [oracle_read(t, [v / k for v in t["box"]]) for t in _labels(named_by)]
+        out = read_with_true_names(image, labels, path.name, detector)
     return out, k, time.perf_counter() - started
 
 
@@ -436,6 +453,11 @@ def main(argv: list[str] | None = None) -> int:
         "--long-side", type=int, help="read each photo enlarged to this long side (4000: 12 MP)"
     )
     ap.add_argument("--dump", type=Path, help="the whole reader: one JSON line per scene here")
+    ap.add_argument(
+        "--true-names",
+        action="store_true",
+        help="the whole reader with each tile found named as the labelled tile under it",
+    )
     args = ap.parse_args(argv)
     scenes = _scenes(args.dir, args.limit)
     if not scenes:
@@ -448,12 +470,14 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--dump writes the whole reader's scenes")
     if args.oracle and (args.detector_only or args.long_side):
         ap.error("--oracle reads the labels: no models, no photo sizes")
+    if args.true_names and (args.oracle or args.detector_only):
+        ap.error("--true-names names the whole reader's tiles")
     if args.oracle:
         oracle(scenes)
     elif args.detector_only:
         detector_only(scenes, [int(s) for s in args.sizes.split(",")], args.model)
     else:
-        whole(scenes, args.long_side, args.table_model, args.dump)
+        whole(scenes, args.long_side, args.table_model, args.dump, args.true_names)
     return 0
 
 
