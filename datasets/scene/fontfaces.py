@@ -9,7 +9,11 @@ Japanese mincho and gothic faces) write the
 same characters in other hands, sizes and layouts. Each `fontface_*` style
 is one font with one layout drawn from its name (numeral size and form,
 萬 or 万, a corner index, the frame of 白, ink colours); its dots and
-bamboos come from a drawn training style, so every style is complete.
+bamboos come from a drawn training style, so every style is complete, or in
+every other layout are drawn in a pip design of `datasets.scene.pipfaces`:
+most training scenes' pips would otherwise be a few drawn sets', and a
+classifier learned their arrangements (a set's six bamboos in two columns of
+three read as 4s) rather than to count.
 
 Its flowers are drawn here too, as sets print them: a picture of stems and
 petals in several colours, different on every tile, with the tile's
@@ -374,4 +378,8 @@ def font_faces(style: str) -> dict[str, np.ndarray]:
     _white_dragon(face, rng, frame_ink)
     faces["P"] = face
     faces.update(_flowers(font, rng))
+    if int(k) % 2 and stem in FONTS:  # half the training layouts draw their pips too
+        from datasets.scene.pipfaces import drawn_pips
+
+        faces.update(drawn_pips(np.random.default_rng(zlib.crc32(f"{style} pips".encode()))))
     return faces

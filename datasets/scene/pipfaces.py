@@ -223,9 +223,17 @@ def pip_faces(style: str) -> dict[str, np.ndarray]:
     from datasets.scene.faces import style_faces
 
     k = int(style.split("_")[1])
-    rng = np.random.default_rng(zlib.crc32(style.encode()))
     faces = dict(style_faces(DRAWN[k % len(DRAWN)]))
+    faces.update(drawn_pips(np.random.default_rng(zlib.crc32(style.encode()))))
+    return faces
+
+
+def drawn_pips(rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """Dots 1-9 and bamboos 2-9 in one pip design drawn from `rng`, and the 1s where the
+    design draws its own (code -> BGR face); `datasets.scene.fontfaces` writes beside
+    them too."""
     design = _Design(rng)
+    faces: dict[str, np.ndarray] = {}
     for n in range(1, 10):
         faces[f"{n}p"] = _dots(design, n, rng)
         if n > 1:

@@ -132,3 +132,21 @@ def test_some_styles_name_their_flowers_in_latin_letters(monkeypatch) -> None:
     monkeypatch.setattr(fontfaces, "WORD_P", 0.0)
     plain = fontfaces._flowers(font, np.random.default_rng(3))
     assert any(not np.array_equal(plain[c], faces[c]) for c in faces)
+
+
+def test_every_other_layout_draws_its_own_pips() -> None:
+    """Most training scenes are font styles: were all their dots and bamboos a few drawn
+    sets', a classifier would learn those sets' arrangements (six bamboos in three columns)
+    rather than count, and read a set's six in two columns of three as 4s. Odd layouts
+    draw them in a pip design; even ones keep their drawn style's."""
+    stem = NAMES[0].split("_")[1]
+    even, odd = style_faces(f"fontface_{stem}_0"), style_faces(f"fontface_{stem}_1")
+    drawn = {s: style_faces(s) for s in fontfaces.DRAWN}
+
+    def from_drawn(faces: dict, code: str) -> bool:
+        return any(np.array_equal(faces[code], d[code]) for d in drawn.values())
+
+    for code in ("2p", "6p", "9p", "2s", "6s", "8s"):
+        assert from_drawn(even, code), code
+        assert not from_drawn(odd, code), code
+    assert from_drawn(odd, "6m") is False  # its writing is still its own
