@@ -481,8 +481,9 @@ def read_hand(
     upright). Else the layout is read again with each of
     `LayoutConfig.other_readings` (a gap, a tile set apart or a sideways box
     judged the other way), and the reading that does best wins: a hand
-    first, then the fewest warnings, then the least probability given up to
-    the rules. So a meld whose sideways tile looked upright, first counted
+    first, then the fewest warnings (`UNRANKED` notes, which say only how
+    the rows were taken to read, not counted), then the least probability
+    given up to the rules. So a meld whose sideways tile looked upright, first counted
     into the concealed hand with a warning, is read again as a meld. A hand
     laid out with nothing set apart is read as it lies, with its warning,
     rather than by thresholds loosened until some tile looks set apart.
@@ -501,7 +502,7 @@ def read_hand(
         seen.add(key)
         decoded = decode(reads, layout, tried_config)
         found = _gives_hand(decoded)
-        badness = (not found, len(layout.warnings) + len(decoded.warnings), decoded.drop)
+        badness = (not found, _doubting(layout.warnings + decoded.warnings), decoded.drop)
         return badness, decoded.reads, layout, decoded
 
     first = attempt(config)
@@ -543,6 +544,16 @@ def _settled(layout: Layout, decoded: Decoded) -> bool:
     if not _gives_hand(decoded) or layout.doubts:
         return False
     return all(w.id == NOTHING_SET_APART.id for w in layout.warnings + decoded.warnings)
+
+
+#: notes that say how a reading was read, not that it doubts its tiles: a reading that
+#: drops every meld must not win over one that keeps them by having no rows to turn
+UNRANKED = frozenset({"direction_assumed.across", "direction_assumed.down"})
+
+
+def _doubting(notes: list[Note]) -> int:
+    """How many of a reading's notes count against it when readings are compared."""
+    return sum(n.id not in UNRANKED for n in notes)
 
 
 def _gives_hand(decoded: Decoded) -> bool:

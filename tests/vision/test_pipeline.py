@@ -375,3 +375,41 @@ def test_no_stage_edits_the_reads_it_is_given() -> None:
     assert {r.chosen for r in decoded.reads} >= {"back", "C"}
     read_hand(reads)
     assert _state(reads) == before
+
+
+#: a table's winner's hand seen from above (rendered scene H2 2_000074, the boxes in the
+#: order the reader found them, its faces not yet turned): 1s, the winning 1s apart, a
+#: concealed kong face down, then [555m,1] [222p,1] [456m,2], each claimed tile's box
+#: clearly wider than tall
+KONG_AND_MELDS = [
+    ("1s", (408.5, 1360.9, 485.0, 1452.3)),
+    ("5m", (940.3, 1336.5, 1012.4, 1427.8)),
+    ("2p", (1152.9, 1325.7, 1239.0, 1417.1)),
+    ("5m", (879.7, 1343.7, 951.7, 1429.8)),
+    ("2p", (1091.9, 1326.5, 1173.0, 1417.8)),
+    ("back", (512.4, 1358.5, 580.3, 1444.6)),
+    ("back", (572.3, 1354.2, 644.4, 1440.2)),
+    ("4m", (1237.9, 1320.8, 1314.3, 1412.1)),
+    ("back", (632.7, 1353.3, 709.1, 1439.4)),
+    ("1s", (285.1, 1366.0, 366.3, 1457.4)),
+    ("back", (696.0, 1349.6, 768.1, 1435.7)),
+    ("2p", (1018.8, 1351.0, 1104.9, 1423.1)),
+    ("6m", (1378.5, 1310.2, 1464.6, 1413.0)),
+    ("5m", (800.2, 1362.6, 886.3, 1439.0)),
+    ("5m", (1303.0, 1332.2, 1399.9, 1413.4)),
+]
+
+
+def test_a_reading_that_drops_every_meld_does_not_win_by_having_no_rows_to_turn() -> None:
+    """The first reading finds the three claimed melds (seed 003 实战细节: a claimed tile
+    lies sideways) and the kong, but with the two 1s both apart cannot tell which way
+    the rows read, and says so. That note tells how the photo was read, not that a tile
+    is in doubt: the reading that ignores every sideways box has no melds and so no such
+    note, and must not win over the melds by it."""
+    reads = [
+        TileRead(Detection(box, 0.9), probs_for(code), chosen=code) for code, box in KONG_AND_MELDS
+    ]
+    _, layout, _ = read_hand(reads)
+    roles = [g.role for g in layout.groups]
+    assert roles.count("concealed_kong") == 1
+    assert sorted(g.claimed for g in layout.groups if g.role == "meld") == [1, 1, 2]
