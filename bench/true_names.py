@@ -13,7 +13,7 @@ labelled tile keeps the classifier's name.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from unittest import mock
 
@@ -90,10 +90,12 @@ class LabelNamer:
     def look_again(
         self, image: np.ndarray, reads: list[TileRead], which: list[int]
     ) -> list[TileRead]:
+        """The reads at `which` named again, all else about them (which way they face,
+        a tile on them) kept, as the classifier keeps it."""
         out = list(reads)
         named = self._named(image, [reads[i].detection for i in which])
         for i, read in zip(which, named, strict=True):
-            out[i] = read
+            out[i] = replace(reads[i], probs=read.probs, chosen=read.chosen)
         return out
 
 

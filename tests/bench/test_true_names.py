@@ -4,6 +4,7 @@ as the reader takes them, so the names measured are the tiles' under every look.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from unittest import mock
 
 import cv2
@@ -43,8 +44,12 @@ def test_boxes_are_matched_in_the_photo_and_strays_keep_the_models_name() -> Non
     reads = namer(np.zeros((100, 100, 3), np.uint8), [Detection(b, 0.9) for b in boxes])
     assert [r.chosen for r in reads] == ["E", "3p", "9m"]
     assert reader.asked == 1
-    again = namer.look_again(np.zeros((100, 100, 3), np.uint8), reads, [2])
+    reads[1] = replace(reads[1], up=(0.0, -1.0), stacked=0.9)
+    again = namer.look_again(np.zeros((100, 100, 3), np.uint8), reads, [1, 2])
     assert [r.chosen for r in again] == ["E", "3p", "9m"] and reader.asked == 2
+    # named again, a read keeps what the other models said of it (a promoted kong's
+    # fourth tile lying on it), as the classifier's own second look keeps it
+    assert again[1].up == (0.0, -1.0) and again[1].stacked == 0.9
 
 
 def test_a_photo_read_turned_to_its_rows_is_named_tile_for_tile(tmp_path) -> None:
