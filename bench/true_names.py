@@ -21,6 +21,7 @@ import numpy as np
 
 import vision.pipeline as pipeline
 from scorer.tiles import CODES
+from vision.detect import intersections
 from vision.turn import Turned
 from vision.types import Detection, TileRead
 
@@ -58,10 +59,7 @@ class LabelNamer:
 
     def _label(self, box: Box) -> int | None:
         b = np.array(self.work.to_photo(box))
-        g = self.boxes
-        iw = np.clip(np.minimum(b[2], g[:, 2]) - np.maximum(b[0], g[:, 0]), 0, None)
-        ih = np.clip(np.minimum(b[3], g[:, 3]) - np.maximum(b[1], g[:, 1]), 0, None)
-        inter = iw * ih
+        inter = intersections(b, self.boxes)
         area = max((b[2] - b[0]) * (b[3] - b[1]), 1e-6)
         if not len(inter) or inter.max() < COVER * area:
             return None

@@ -69,11 +69,12 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
 def ious(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     """Intersection over union of one box (x1, y1, x2, y2) with each of `boxes` (N,4)."""
     box, boxes = np.asarray(box, dtype=float), np.asarray(boxes, dtype=float).reshape(-1, 4)
-    inter = _intersections(box, boxes)
+    inter = intersections(box, boxes)
     return inter / np.maximum(_areas(box[None])[0] + _areas(boxes) - inter, 1e-9)
 
 
-def _intersections(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+def intersections(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """The area one box (x1, y1, x2, y2) shares with each of `boxes` (N,4)."""
     return np.prod(
         np.clip(np.minimum(box[2:], boxes[:, 2:]) - np.maximum(box[:2], boxes[:, :2]), 0, None),
         axis=1,
@@ -98,7 +99,7 @@ def nms(
         i = int(order[0])
         keep.append(i)
         rest = order[1:]
-        inter = _intersections(boxes[i], boxes[rest])
+        inter = intersections(boxes[i], boxes[rest])
         iou = inter / np.maximum(areas[i] + areas[rest] - inter, 1e-9)
         inside = inter / np.maximum(areas[rest], 1e-9)  # share of each box inside the surer one
         part = (inside >= config.part_inside) & (areas[rest] <= config.part_area * areas[i])

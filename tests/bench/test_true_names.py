@@ -14,6 +14,7 @@ import vision.pipeline as pipeline
 from bench.bench_heldout import oracle_read
 from bench.true_names import LabelNamer, Work, read_with_true_names
 from scorer.tiles import CODES, INDEX
+from vision.detect import intersections
 from vision.types import Detection, TileRead
 
 
@@ -86,10 +87,7 @@ def test_a_photo_read_turned_to_its_rows_is_named_tile_for_tile(tmp_path) -> Non
     named = 0
     for tile in out["tiles"]:
         b = np.array(tile["box"])
-        inter = np.prod(
-            np.clip(np.minimum(b[2:], boxes[:, 2:]) - np.maximum(b[:2], boxes[:, :2]), 0, None),
-            axis=1,
-        )
+        inter = intersections(b, boxes)
         j = int(inter.argmax())
         if inter[j] > 0.5 * np.prod(b[2:] - b[:2]):
             named += 1
