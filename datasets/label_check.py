@@ -20,26 +20,16 @@ import cv2
 import numpy as np
 
 from datasets.cmdv4 import Sample, load_split
+from vision.detect import ious
 
 EXCLUDED = Path(__file__).with_name("cmdv4_excluded.txt")
-
-
-def box_iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    if len(boxes) == 0:
-        return np.zeros(0, np.float32)
-    x1, y1 = np.maximum(box[0], boxes[:, 0]), np.maximum(box[1], boxes[:, 1])
-    x2, y2 = np.minimum(box[2], boxes[:, 2]), np.minimum(box[3], boxes[:, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    a = (box[2] - box[0]) * (box[3] - box[1])
-    b = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
-    return inter / np.maximum(a + b - inter, 1e-9)
 
 
 def overlap_share(boxes: np.ndarray) -> float:
     """Share of boxes overlapping another box with IoU > 0.25 (tiles in a photo barely do)."""
     hits = 0
     for i in range(len(boxes)):
-        o = box_iou(boxes[i], boxes)
+        o = ious(boxes[i], boxes)
         o[i] = 0
         hits += bool(o.max(initial=0) > 0.25)
     return hits / max(len(boxes), 1)
@@ -49,7 +39,7 @@ def matched_share(gt: np.ndarray, found: np.ndarray) -> float:
     """Share of labelled boxes that a detected box matches with IoU >= 0.5."""
     if len(gt) == 0:
         return 1.0
-    return float(np.mean([box_iou(g, found).max(initial=0) >= 0.5 for g in gt]))
+    return float(np.mean([ious(g, found).max(initial=0) >= 0.5 for g in gt]))
 
 
 def suspicious(matched: float, overlap: float) -> bool:

@@ -23,7 +23,7 @@ from tqdm import tqdm
 from datasets import ledger
 from datasets.augment import photometric
 from datasets.cmdv4 import Sample, load_split
-from datasets.label_check import box_iou, usable
+from datasets.label_check import usable
 from datasets.loader import stream
 from datasets.onnx_init import evaluating, load_folded
 from datasets.render import read_yolo
@@ -196,7 +196,7 @@ def evaluate(
     at input `size` (default the reader's) and the reader's threshold; `samples` are cmd-v4
     samples or pixel boxes."""
     from vision.config import DEFAULT
-    from vision.detect import INFER_SIZE, decode, prepare
+    from vision.detect import INFER_SIZE, decode, ious, prepare
 
     device = next(model.parameters()).device
     tp = fp = n_gt = 0
@@ -213,10 +213,10 @@ def evaluate(
             n_gt += len(gt)
             used = np.zeros(len(gt), bool)
             for d in dets:
-                ious = box_iou(np.array(d.box, np.float32), gt)
-                ious[used] = 0
-                j = int(ious.argmax()) if len(ious) else -1
-                if j >= 0 and ious[j] >= 0.5:
+                overlaps = ious(np.array(d.box, np.float32), gt)
+                overlaps[used] = 0
+                j = int(overlaps.argmax()) if len(overlaps) else -1
+                if j >= 0 and overlaps[j] >= 0.5:
                     used[j] = True
                     tp += 1
                 else:
