@@ -197,22 +197,20 @@ def half_oracle(
     reader, each box it finds named as the tile under it: `bench.true_names`)."""
     from vision.pipeline import models
 
-    detector, classifier, orienter, stacker = models()
     image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
     truth = oracle_reads(meta)
-    if true == "boxes":
-        detections = [r.detection for r in truth]
-        reads = classifier(image, detections)
-        if tiles is not None:
-            right, total = named_right(reads, meta, named)
-            rows = "straight" if row_tilt(meta) < STRAIGHT else "turned"
-            for key in (meta["style"], f"rows {rows}", "all"):
-                tiles[key + " right"] += right
-                tiles[key] += total
-    else:
+    if true == "classes":
         return read_with_true_names(image, truth, image_path.stem)
+    _, classifier, orienter, stacker = models()
+    reads = classifier(image, [r.detection for r in truth])
+    if tiles is not None:
+        right, total = named_right(reads, meta, named)
+        rows = "straight" if row_tilt(meta) < STRAIGHT else "turned"
+        for key in (meta["style"], f"rows {rows}", "all"):
+            tiles[key + " right"] += right
+            tiles[key] += total
     reads = look_closer(image, reads, orienter, stacker)
-    if true_faces and true == "boxes":
+    if true_faces:
         reads = [replace(r, up=label.up) for r, label in zip(reads, truth, strict=True)]
     reads, layout, decoded = read_hand(reads)
     return result_json(reads, layout, decoded, image_path.stem, (meta["width"], meta["height"]))
