@@ -322,10 +322,9 @@ def _read(
     if named_by is None:
         out = recognize_image(image, path.name, detector)
     else:
-        from bench.bench_heldout import oracle_read
         from bench.true_names import read_with_true_names
 
-        labels = [oracle_read(t, [v / k for v in t["box"]]) for t in _labels(named_by)]
+        labels = oracle_reads([_scaled(t, 1 / k) for t in _labels(named_by)])
         out = read_with_true_names(image, labels, path.name, detector)
     return out, k, time.perf_counter() - started
 
