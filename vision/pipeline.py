@@ -1,9 +1,10 @@
 """Photo bytes → recognition result (the JSON object of CONTRACTS.md "Recognition output").
 
 The stages are plain functions on plain data: `load_photo` → detector
-(→ `turn_to_rows` when the rows run near the diagonal) → classifier (→
-`faint_backs`, a kong's back found too faintly) → orienter → stacker (a
-tile lying on another; together `Looked.at`) → `read_hand`
+(→ `turn_to_rows` when the rows run near the diagonal; together
+`Found.at`) → classifier (→ `faint_backs`, a kong's back found too
+faintly) → orienter → stacker (a tile lying on another; together
+`Looked.read`) → `read_hand`
 (`read_layout`, then `decode`); a whole table's hand is picked among its
 groups (`find_regions`, `pick_hand`) and its area looked at again by the
 usual detector (`hand_zoomed`). The
@@ -40,7 +41,7 @@ from vision.notes import Note, note
 from vision.photo import MAX_BYTES, load_photo
 from vision.regions import Piece, Regions, find_regions, shown_as, shown_copies
 from vision.tileset import taught
-from vision.turn import turn_to_rows
+from vision.turn import Turned, turn_to_rows
 from vision.types import Detection, Group, Layout, TileRead
 
 DetectorFn = Callable[[np.ndarray], list[Detection]]
@@ -588,10 +589,40 @@ Box = tuple[float, float, float, float]
 
 
 @dataclass(frozen=True)
+class Found:
+    """A photo's tiles found, in the image the models read them in: the photo, or squeezed
+    back to its proportions (`scale`: the photo's size over that image's), perhaps turned
+    square to its rows (`turned`). `to_photo` takes a box of that image back to the photo."""
+
+    work: np.ndarray
+    detections: list[Detection]
+    scale: tuple[float, float]
+    turned: Turned | None
+
+    @classmethod
+    def at(cls, image: np.ndarray, finder: TileFinder, config: VisionConfig = DEFAULT) -> Found:
+        """Find the tiles of a photo. A stretched photo is looked at squeezed back
+        (`vision.detect.unstretch`), one whose rows run near its diagonal turned square to
+        them (`vision.turn`): tiles then look like tiles to every later stage."""
+        found, stretch = finder.look(image)
+        work, detections = unstretch(image, found, stretch)
+        scale = (image.shape[1] / work.shape[1], image.shape[0] / work.shape[0])
+        turned = turn_to_rows(work, detections, finder, config) if detections else None
+        if turned is not None:
+            work, detections = turned.image, turned.detections
+        return cls(work, detections, scale, turned)
+
+    def to_photo(self, box: Box) -> Box:
+        """A box of the work image in the photo's pixels."""
+        back = box if self.turned is None else self.turned.box_back(box)
+        return _scaled(back, *self.scale)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
 class Looked:
-    """A photo's tiles found and read: the image the models read them in (the photo, or
-    squeezed back or turned to its rows), the reads (their boxes in that image's pixels),
-    and the map from that image's pixels to the photo's."""
+    """A photo's tiles found and read: the image the models read them in (`Found`), the
+    reads (their boxes in that image's pixels), and the map from that image's pixels to
+    the photo's."""
 
     work: np.ndarray
     reads: list[TileRead]
@@ -609,21 +640,26 @@ class Looked:
         readings: HandReadings | None = None,
     ) -> Looked:
         """Find and read every tile of a photo (`readings` keeps the hand's candidates read
-        on the way, `hand_looked_again`).
-
-        A stretched photo is read squeezed back (`vision.detect.unstretch`),
-        one whose rows run near its diagonal turned square to them
-        (`vision.turn`): tiles then look like tiles to every stage. A back found
-        too faintly is taken beside the backs found (`vision.faint`). The orienter
-        tells which way each face points, the stacker whether a tile lies on it.
-        """
+        on the way, `hand_looked_again`)."""
         finder = as_finder(detector)
-        found, stretch = finder.look(image)
-        work, detections = unstretch(image, found, stretch)
-        sx, sy = image.shape[1] / work.shape[1], image.shape[0] / work.shape[0]
-        turned = turn_to_rows(work, detections, finder, config) if detections else None
-        if turned is not None:
-            work, detections = turned.image, turned.detections
+        found = Found.at(image, finder, config)
+        return cls.read(found, finder, classifier, orienter, stacker, config, readings)
+
+    @classmethod
+    def read(
+        cls,
+        found: Found,
+        finder: TileFinder,
+        classifier: ClassifierFn,
+        orienter: OrienterFn | None = None,
+        stacker: StackerFn | None = None,
+        config: VisionConfig = DEFAULT,
+        readings: HandReadings | None = None,
+    ) -> Looked:
+        """Read the tiles `found`. A back found too faintly is taken beside the backs found
+        (`vision.faint`). The orienter tells which way each face points, the stacker
+        whether a tile lies on it."""
+        work, detections, turned = found.work, found.detections, found.turned
         reads = read_faces(classifier, work, detections, config) if detections else []
         if len(reads) != len(detections):
             raise ModelError("model_mismatch")
@@ -635,11 +671,7 @@ class Looked:
             reads = reads + more
         reads = look_closer(work, reads, orienter, stacker, config)
         reads = hand_looked_again(classifier, work, reads, config, readings)
-
-        def to_photo(box: Box) -> Box:
-            return _scaled(box if turned is None else turned.box_back(box), sx, sy)
-
-        return cls(work, reads, to_photo)
+        return cls(work, reads, found.to_photo)
 
 
 def look_closer(

@@ -12,7 +12,7 @@ import numpy as np
 
 import vision.pipeline as pipeline
 from bench.bench_heldout import oracle_read
-from bench.true_names import LabelNamer, Work, read_with_true_names
+from bench.true_names import LabelNamer, read_with_true_names
 from scorer.tiles import CODES, INDEX
 from vision.detect import intersections
 from vision.types import Detection, TileRead
@@ -40,7 +40,8 @@ def test_boxes_are_matched_in_the_photo_and_strays_keep_the_models_name() -> Non
     is matched to the label at twice its x in the photo; a box on no label is read."""
     labels = [_label("3p", [0, 0, 40, 60]), _label("E", [100, 0, 140, 60])]
     reader = _Reader()
-    namer = LabelNamer(labels, reader, Work(photo=(100, 200), squeezed=(100, 100)))
+    found = pipeline.Found(np.zeros((100, 100, 3), np.uint8), [], (2.0, 1.0), None)
+    namer = LabelNamer(labels, reader, found.to_photo)
     boxes = [(50, 0, 70, 60), (1, 1, 19, 59), (80, 70, 95, 95)]
     reads = namer(np.zeros((100, 100, 3), np.uint8), [Detection(b, 0.9) for b in boxes])
     assert [r.chosen for r in reads] == ["E", "3p", "9m"]
