@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -175,12 +176,26 @@ def test_the_bundled_classifier_gives_each_tile_a_look(classifier: Classifier) -
     assert all(is_look(r.look) for r in reads)
 
 
+def _faced_row(code: str) -> tuple[np.ndarray, list]:
+    """Three upright tiles in a row, each showing the built-in face of `code`, and their
+    boxes: tiles a classifier reads as faces, not backs (which no exemplar moves)."""
+    from datasets.scene.faces import style_faces
+
+    image, boxes = tilted_row(0.0, n=3)
+    face = style_faces("builtin")[code]
+    for b in boxes:
+        x1, y1, x2, y2 = (int(round(v)) for v in b)
+        image[y1:y2, x1:x2] = cv2.resize(face, (x2 - x1, y2 - y1), interpolation=cv2.INTER_AREA)
+    return image, boxes
+
+
 def test_a_named_tile_and_its_copies_are_read_as_named(classifier: Classifier) -> None:
     """A player names the first of three identical tiles: all three read so; a classifier
     holding exemplars of another model's looks reads as without any."""
-    image, boxes = tilted_row(0.0, n=3)
+    image, boxes = _faced_row("5p")
     detections = [Detection(tuple(b), 0.9) for b in boxes]
     first = classifier(image, detections)
+    assert "back" not in [r.chosen for r in classifier.glance(image, detections)]
     named = "C" if first[0].chosen != "C" else "F"
     memory = parse_exemplars(
         [{"tile": named, "look": first[0].look}], classifier.tag, classifier.look_size
