@@ -4,7 +4,7 @@ The stages are plain functions on plain data: `load_photo` → detector
 (→ `turn_to_rows` when the rows run near the diagonal; together
 `Found.at`) → classifier (→ `faint_backs`, a kong's back found too
 faintly) → orienter → stacker (a tile lying on another; together
-`Looked.read`) → `read_hand`
+`Looked.at`) → `read_hand`
 (`read_layout`, then `decode`); a whole table's hand is picked among its
 groups (`find_regions`, `pick_hand`) and its area looked at again by the
 usual detector (`hand_zoomed`). The
@@ -639,26 +639,12 @@ class Looked:
         config: VisionConfig = DEFAULT,
         readings: HandReadings | None = None,
     ) -> Looked:
-        """Find and read every tile of a photo (`readings` keeps the hand's candidates read
-        on the way, `hand_looked_again`)."""
+        """Find (`Found.at`) and read every tile of a photo (`readings` keeps the hand's
+        candidates read on the way, `hand_looked_again`). A back found too faintly is
+        taken beside the backs found (`vision.faint`). The orienter tells which way each
+        face points, the stacker whether a tile lies on it."""
         finder = as_finder(detector)
         found = Found.at(image, finder, config)
-        return cls.read(found, finder, classifier, orienter, stacker, config, readings)
-
-    @classmethod
-    def read(
-        cls,
-        found: Found,
-        finder: TileFinder,
-        classifier: ClassifierFn,
-        orienter: OrienterFn | None = None,
-        stacker: StackerFn | None = None,
-        config: VisionConfig = DEFAULT,
-        readings: HandReadings | None = None,
-    ) -> Looked:
-        """Read the tiles `found`. A back found too faintly is taken beside the backs found
-        (`vision.faint`). The orienter tells which way each face points, the stacker
-        whether a tile lies on it."""
         work, detections, turned = found.work, found.detections, found.turned
         reads = read_faces(classifier, work, detections, config) if detections else []
         if len(reads) != len(detections):
