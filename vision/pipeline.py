@@ -615,18 +615,24 @@ class Found:
     def to_photo(self, box: Box) -> Box:
         """A box of the work image in the photo's pixels."""
         back = box if self.turned is None else self.turned.box_back(box)
-        return _scaled(back, *self.scale)  # type: ignore[arg-type]
+        return _scaled(back, *self.scale)
 
 
 @dataclass(frozen=True)
 class Looked:
-    """A photo's tiles found and read: the image the models read them in (`Found`), the
-    reads (their boxes in that image's pixels), and the map from that image's pixels to
-    the photo's."""
+    """A photo's tiles found (`Found`: the image the models read them in and its map back
+    to the photo) and read (their boxes in that image's pixels)."""
 
-    work: np.ndarray
+    found: Found
     reads: list[TileRead]
-    to_photo: Callable[[Box], Box]
+
+    @property
+    def work(self) -> np.ndarray:
+        return self.found.work
+
+    def to_photo(self, box: Box) -> Box:
+        """A box of the work image in the photo's pixels."""
+        return self.found.to_photo(box)
 
     @classmethod
     def at(
@@ -657,7 +663,7 @@ class Looked:
             reads = reads + more
         reads = look_closer(work, reads, orienter, stacker, config)
         reads = hand_looked_again(classifier, work, reads, config, readings)
-        return cls(work, reads, found.to_photo)
+        return cls(found, reads)
 
 
 def look_closer(

@@ -55,7 +55,7 @@ class Turned:
             and (moved[:, 1] <= y2 + 1).all()
         )
 
-    def box_back(self, box: tuple[float, float, float, float]) -> tuple[float, ...]:
+    def box_back(self, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
         """A box of the turned photo as a box of the photo: the first look's box on the same
         tile where there is one (it fits the tile as an upright box fits it), else the box
         around the turned box's corners."""
@@ -64,7 +64,8 @@ class Turned:
         overlap = ious(out, self.first)
         if len(overlap) and overlap.max() >= self.same_tile:
             out = self.first[int(overlap.argmax())]
-        return tuple(float(v) for v in out)
+        x1, y1, x2, y2 = (float(v) for v in out)
+        return x1, y1, x2, y2
 
 
 def rows_tilt(detections: list[Detection], config: VisionConfig = DEFAULT) -> float:
