@@ -51,6 +51,7 @@ import cv2
 import numpy as np
 
 from datasets.render import label_box
+from vision.detect import ious
 
 if TYPE_CHECKING:
     from vision.detect import Detector
@@ -59,20 +60,12 @@ MATCH_IOU = 0.5
 SIZE_BINS = (0, 12, 18, 25, 35, 50, 80, 10_000)
 
 
-def _iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    a, b = a.reshape(-1, 1, 4), b.reshape(1, -1, 4)
-    iw = np.clip(np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0]), 0, None)
-    ih = np.clip(np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]), 0, None)
-    inter = iw * ih
-    area = lambda x: (x[..., 2] - x[..., 0]) * (x[..., 3] - x[..., 1])  # noqa: E731
-    return inter / np.maximum(area(a) + area(b) - inter, 1e-9)
-
-
 def match(truth: list[list[float]], found: list[list[float]]) -> list[tuple[int, int]]:
     """Greedy one-to-one pairs (truth index, found index) with IoU >= MATCH_IOU, best first."""
     if not truth or not found:
         return []
-    iou = _iou_matrix(np.array(truth, float), np.array(found, float))
+    boxes = np.array(found, float)
+    iou = np.stack([ious(np.array(t, float), boxes) for t in truth])
     pairs, used_t, used_f = [], set(), set()
     for flat in np.argsort(-iou, axis=None):
         ti, fi = divmod(int(flat), iou.shape[1])
