@@ -203,12 +203,11 @@ def view(
     return warp_crop(crop, crop_warp(size, STORE, MARGIN_FACTOR, rng))
 
 
-def evaluate(
-    model: nn.Module, crops: np.ndarray, labels: np.ndarray, sizes: np.ndarray
-) -> dict[str, float]:
-    """Top-1 accuracy on plain views (with the run-time 180-degree test-time average)."""
+def plain_chances(model: nn.Module, crops: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """The model's chances on each crop's plain view, averaged with the view turned half
+    round as at run time."""
     device = next(model.parameters()).device
-    preds = []
+    out = []
     with evaluating(model), torch.no_grad():
         for i in range(0, len(crops), 256):
             v = np.stack(
@@ -219,8 +218,15 @@ def evaluate(
             )
             x = torch.from_numpy(to_input(v)).to(device)
             p = F.softmax(model(x), 1) + F.softmax(model(torch.flip(x, dims=(2, 3))), 1)
-            preds.append(p.argmax(1).cpu().numpy())
-    pred = np.concatenate(preds)
+            out.append((p / 2).cpu().numpy())
+    return np.concatenate(out) if out else np.zeros((0, NUM_CLASSES), np.float32)
+
+
+def evaluate(
+    model: nn.Module, crops: np.ndarray, labels: np.ndarray, sizes: np.ndarray
+) -> dict[str, float]:
+    """Top-1 accuracy on plain views (with the run-time 180-degree test-time average)."""
+    pred = plain_chances(model, crops, sizes).argmax(1)
     flowers = (labels >= 34) & (labels < 42)
     return {
         "acc": float((pred == labels).mean()),
@@ -420,6 +426,18 @@ def view_weights(labels: np.ndarray, rendered: np.ndarray, render_share: float) 
     return weights / weights.sum()
 
 
+def hard_weights(weights: np.ndarray, doubt: np.ndarray, share: float) -> np.ndarray:
+    """A `share` of the views drawn in proportion to how far the starting model is from
+    sure of each crop's class (1 - its chance), the rest as `weights` draws them: a run
+    that continues a checkpoint spends its steps on the confusions it still makes (a
+    tile set's plain back read as 白) instead of on the crops it already reads."""
+    hard = weights * doubt
+    if share <= 0 or hard.sum() <= 0:
+        return weights
+    mixed = (1 - share) * weights + share * hard / hard.sum()
+    return mixed / mixed.sum()
+
+
 def start_model(args: argparse.Namespace, device: torch.device):
     """The network and optimizer: from the run's checkpoint when there is one (with its steps
     and seconds so far), else from `--init`."""
@@ -452,8 +470,15 @@ def train(args: argparse.Namespace) -> None:
     crops, labels, sizes = _joined(real, rendered)
     is_rendered = np.arange(len(crops)) >= len(real[0])
     del real, rendered  # tables give ~130 crops each: three copies would not fit in memory
-    weights = view_weights(labels, is_rendered, args.render_share)
     print(f"train crops {len(crops)} valid crops {len(vcrops)}", flush=True)
+
+    device = torch.device(args.device)
+    model, opt, steps_before, seconds_before, frozen = start_model(args, device)
+    weights = view_weights(labels, is_rendered, args.render_share)
+    if args.hard_share > 0:
+        chance = plain_chances(model, crops, sizes)[np.arange(len(labels)), labels]
+        weights = hard_weights(weights, 1 - chance, args.hard_share)
+        print(f"crops the model doubts (chance < 0.5): {(chance < 0.5).sum()}", flush=True)
 
     def _inked(v: np.ndarray, r: np.random.Generator) -> np.ndarray:
         return ink_hue(ink_width(v, r, args.ink_width), r, args.ink_hue)
@@ -463,8 +488,6 @@ def train(args: argparse.Namespace) -> None:
         v = np.stack([photometric(_inked(view(crops[i], sizes[i], r), r), r) for i in idx])
         return torch.from_numpy(to_input(v)), torch.from_numpy(labels[idx])
 
-    device = torch.device(args.device)
-    model, opt, steps_before, seconds_before, frozen = start_model(args, device)
     batches = stream(
         make, args.workers, args.seed + steps_before, pin=args.device.startswith("cuda")
     )
@@ -555,6 +578,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--batch", type=int, default=64)
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--backs", type=int, default=1500)
+    p.add_argument(
+        "--hard-share", type=float, default=0.0,
+        help="share of views drawn by how unsure the starting model is of each crop",
+    )  # fmt: skip
     p.add_argument(
         "--ink-width", type=float, default=0.0,
         help="share of training views with strokes thickened or thinned (other tile sets)",

@@ -288,3 +288,23 @@ def test_a_check_of_unfamiliar_art_is_never_trained_on(tmp_path: Path) -> None:
     crops, labels, sizes = check_render_crops(args, rng)
     assert len(crops) == len(labels) == len(sizes) >= 28  # two hands of at least 14 tiles
     assert labels.min() >= 0 and labels.max() < 43
+
+
+def test_hard_views_go_to_the_crops_the_starting_model_doubts() -> None:
+    """`--hard-share` draws that share of views by the starting model's doubt: a crop it is
+    sure of gets no extra views, a doubted one gets them, and with no share (or nothing
+    doubted) the draw is the plain one."""
+    pytest.importorskip("torch", reason="torch is a training extra")
+    from datasets.train_classifier import hard_weights, view_weights
+
+    labels = np.array([0, 0, 42, 42, 42, 33])
+    rendered = np.array([False, False, True, True, True, True])
+    plain = view_weights(labels, rendered, 0.4)
+    doubt = np.array([0.0, 0.0, 0.9, 0.0, 0.0, 0.1])  # a back read as 白, 白 nearly sure
+    mixed = hard_weights(plain, doubt, 0.3)
+    assert mixed.sum() == pytest.approx(1.0)
+    assert mixed[2] > plain[2] and mixed[3] < plain[3]
+    assert mixed[2] - plain[2] > mixed[5] - plain[5]
+    np.testing.assert_allclose(mixed[[0, 1]], 0.7 * plain[[0, 1]])
+    np.testing.assert_array_equal(hard_weights(plain, doubt, 0.0), plain)
+    np.testing.assert_array_equal(hard_weights(plain, np.zeros(6), 0.3), plain)
