@@ -203,13 +203,16 @@ def view(
     return warp_crop(crop, crop_warp(size, STORE, MARGIN_FACTOR, rng))
 
 
-def plain_chances(model: nn.Module, crops: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+def plain_chances(
+    model: nn.Module, crops: np.ndarray, sizes: np.ndarray, desc: str = ""
+) -> np.ndarray:
     """The model's chances on each crop's plain view, averaged with the view turned half
-    round as at run time."""
+    round as at run time; with `desc`, a progress bar of that name."""
     device = next(model.parameters()).device
     out = []
+    starts = range(0, len(crops), 256)
     with evaluating(model), torch.no_grad():
-        for i in range(0, len(crops), 256):
+        for i in tqdm(starts, desc=desc, mininterval=20) if desc else starts:
             v = np.stack(
                 [
                     view(c, s, None)
@@ -476,7 +479,7 @@ def train(args: argparse.Namespace) -> None:
     model, opt, steps_before, seconds_before, frozen = start_model(args, device)
     weights = view_weights(labels, is_rendered, args.render_share)
     if args.hard_share > 0:
-        chance = plain_chances(model, crops, sizes)[np.arange(len(labels)), labels]
+        chance = plain_chances(model, crops, sizes, "doubt")[np.arange(len(labels)), labels]
         weights = hard_weights(weights, 1 - chance, args.hard_share)
         print(f"crops the model doubts (chance < 0.5): {(chance < 0.5).sum()}", flush=True)
 
