@@ -432,8 +432,8 @@ def view_weights(labels: np.ndarray, rendered: np.ndarray, render_share: float) 
 def hard_weights(weights: np.ndarray, doubt: np.ndarray, share: float) -> np.ndarray:
     """A `share` of the views drawn in proportion to how far the starting model is from
     sure of each crop's class (1 - its chance), the rest as `weights` draws them: a run
-    that continues a checkpoint spends its steps on the confusions it still makes (a
-    tile set's plain back read as 白) instead of on the crops it already reads."""
+    that continues a checkpoint spends its steps on the confusions it still makes instead
+    of on the crops it already reads (run 18: `docs/experiments.md`, twenty-first round)."""
     hard = weights * doubt
     if share <= 0 or hard.sum() <= 0:
         return weights
