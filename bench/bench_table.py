@@ -50,33 +50,22 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from datasets.detector_crops import label_boxes
 from datasets.render import label_box
-from vision.detect import ious
 
 if TYPE_CHECKING:
     from vision.detect import Detector
 
-MATCH_IOU = 0.5
 SIZE_BINS = (0, 12, 18, 25, 35, 50, 80, 10_000)
 
 
 def match(truth: list[list[float]], found: list[list[float]]) -> list[tuple[int, int]]:
-    """Greedy one-to-one pairs (truth index, found index) with IoU >= MATCH_IOU, best first."""
+    """Greedy one-to-one pairs (truth index, found index), best overlap first, each at IoU
+    0.5 or more (`datasets.detector_crops.label_boxes`, which names training crops so)."""
     if not truth or not found:
         return []
-    boxes = np.array(found, float)
-    iou = np.stack([ious(np.array(t, float), boxes) for t in truth])
-    pairs, used_t, used_f = [], set(), set()
-    for flat in np.argsort(-iou, axis=None):
-        ti, fi = divmod(int(flat), iou.shape[1])
-        if iou[ti, fi] < MATCH_IOU:
-            break
-        if ti in used_t or fi in used_f:
-            continue
-        pairs.append((ti, fi))
-        used_t.add(ti)
-        used_f.add(fi)
-    return pairs
+    labelled = label_boxes(np.array(found, float), np.array(truth, float))
+    return [(int(ti), fi) for fi, ti in enumerate(labelled) if ti >= 0]
 
 
 def _labels(meta: dict) -> list[dict]:
