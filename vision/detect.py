@@ -257,7 +257,8 @@ class Detector:
         size = table_input(shape, self.config)
         if self.table_session is None or size is None:
             return None
-        table = self._look(image, threshold, size, self.table_session)
+        nms_iou = self.config.table_nms_iou
+        table = self._look(image, threshold, size, self.table_session, nms_iou)
         return table if is_table(found, table, shape, self.hand_most, self.config) else None
 
     def _one_tile(
@@ -289,10 +290,12 @@ class Detector:
         threshold: float | None = None,
         size: int = INFER_SIZE,
         session=None,
+        nms_iou: float | None = None,
     ) -> list[Detection]:
         out, scale = self._run(image, size, session or self.session)
         floor = self.config.threshold if threshold is None else threshold
-        return decode(out, scale, image.shape[:2], floor, self.config.nms_iou, self.config)
+        overlap = self.config.nms_iou if nms_iou is None else nms_iou
+        return decode(out, scale, image.shape[:2], floor, overlap, self.config)
 
     def _run(self, image: np.ndarray, size: int, session) -> tuple[np.ndarray, float]:
         """The network's output (read-only) for the image at the input `size`, and the

@@ -87,6 +87,24 @@ def test_nms_keeps_tiles_side_by_side_and_drops_a_tile_found_twice(second, kept:
     )
 
 
+@pytest.mark.parametrize(
+    ("second", "at_table"),
+    [
+        ((4, 0, 14, 14), True),  # a standing neighbour seen from a seat (IoU 0.43)
+        ((1, 1, 11, 15), False),  # the same tile found again (IoU 0.75)
+    ],
+)
+def test_the_table_look_keeps_neighbours_a_posed_look_takes_for_one(second, at_table) -> None:
+    """Seen from a seat, standing tiles and wall stacks overlap their neighbours' boxes
+    more than a posed hand's tiles do: the table detector's look keeps both
+    (`DetectConfig.table_nms_iou`) where the posed look keeps one; a tile found twice
+    is one tile in both."""
+    boxes = np.array([(0, 0, 10, 14), second], np.float32)
+    scores = np.array([0.9, 0.8], np.float32)
+    assert nms(boxes, scores, DEFAULT.detect.nms_iou) == [0]
+    assert nms(boxes, scores, DEFAULT.detect.table_nms_iou) == ([0, 1] if at_table else [0])
+
+
 def test_bad_images_raise_value_error(detector: Detector) -> None:
     for bad in (
         None,
