@@ -26,6 +26,7 @@ import torch.nn.functional as F
 
 from datasets.augment import photometric
 from datasets.loader import stream
+from datasets.onnx_init import evaluating, freeze_norms, load_folded
 from datasets.timed import add_budget_options, train_for
 from datasets.train_classifier import _parallel, conv_bn, export_onnx
 from datasets.views import crop_warp, warp_crop
@@ -162,13 +163,24 @@ def heldout_crops(root: Path, limit: int = 10**9) -> tuple[np.ndarray, np.ndarra
 
 def predict(model: nn.Module, crops: np.ndarray) -> np.ndarray:
     """(N,4) probabilities of run-time crops (N,64,64,3) BGR uint8."""
-    model.eval()
     out = []
-    with torch.no_grad():
+    with evaluating(model), torch.no_grad():
         for i in range(0, len(crops), 512):
             out.append(F.softmax(model(torch.from_numpy(to_input(crops[i : i + 512]))), 1).numpy())
-    model.train()
     return np.concatenate(out) if out else np.zeros((0, 4), np.float32)
+
+
+def start_model(init: str) -> OrientNet:
+    """A new network, or with `init` the exported orienter it continues: exactly its
+    function, its norms folded and kept frozen (`datasets.onnx_init`)."""
+    model = OrientNet()
+    if init:
+        weights = load_folded(model, Path(init), torch.zeros(1, 3, 64, 64))
+        with torch.no_grad():
+            model.fc.weight.copy_(torch.tensor(weights["fc.weight"]))
+            model.fc.bias.copy_(torch.tensor(weights["fc.bias"]))
+        freeze_norms(model)
+    return model
 
 
 def train(args: argparse.Namespace) -> None:
@@ -199,7 +211,7 @@ def train(args: argparse.Namespace) -> None:
         return torch.from_numpy(to_input(np.stack(views))), torch.from_numpy(y)
 
     batches = stream(make, args.workers, args.seed)
-    model = OrientNet()
+    model = start_model(args.init)
 
     def check() -> str:
         return f"valid acc {float((predict(model, vcrops).argmax(1) == vlabels).mean()):.4f}"
@@ -231,6 +243,7 @@ def parser() -> argparse.ArgumentParser:
     )
     add_budget_options(p, "models/orientation.onnx", minutes=20, check_every=500)
     p.add_argument("--max-crops", type=int, default=80000)
+    p.add_argument("--init", default="", help="exported orienter to continue (default: new)")
     p.add_argument(
         "--heldout", default="", help="render folder (held-out art styles) for a final check"
     )

@@ -196,6 +196,33 @@ def test_the_shipped_detector_fine_tunes_from_exactly_its_exported_function(
         load_folded(torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3)), path, torch.zeros(1, 3, 8, 8))
 
 
+def test_the_shipped_orienter_fine_tunes_from_exactly_its_exported_function() -> None:
+    """`train_orientation --init orientation.onnx` continues the shipped orienter: its
+    probabilities are the exported model's, and its progress check leaves the folded
+    norms frozen while the rest trains."""
+    torch = pytest.importorskip("torch", reason="torch is a training extra")
+    pytest.importorskip("onnx", reason="onnx is a training extra")
+    import onnxruntime as ort
+
+    from datasets.train_orientation import predict, start_model
+    from vision.classify import to_input
+    from vision.detect import MODEL_DIR
+
+    path = MODEL_DIR / "orientation.onnx"
+    crops = (np.random.default_rng(2).random((6, 64, 64, 3)) * 255).astype(np.uint8)
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    logits = session.run(None, {session.get_inputs()[0].name: to_input(crops)})[0]
+    want = np.exp(logits - logits.max(1, keepdims=True))
+    want /= want.sum(1, keepdims=True)
+
+    model = start_model(str(path))
+    np.testing.assert_allclose(predict(model, crops), want, atol=1e-4)
+    norms = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    assert model.training and not any(m.training for m in norms)
+    fresh = [m for m in start_model("").modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    assert all(m.training for m in fresh)  # a new network's norms learn their statistics
+
+
 def _engraved_face() -> np.ndarray:
     """A light 64 px face with one dark stroke 6 px wide."""
     face = np.full((64, 64, 3), 230, np.uint8)
