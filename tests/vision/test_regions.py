@@ -276,14 +276,15 @@ def test_a_whole_table_is_looked_at_by_the_table_detector(
     assert det.table_session is not None and detect.Detector(table_model=None).table_session is None
     calls = []
 
-    def look(image, threshold=None, size=detect.INFER_SIZE, session=None):
-        calls.append((size, session is det.table_session))
+    def look(image, threshold=None, size=detect.INFER_SIZE, session=None, nms_iou=None):
+        calls.append((size, session is det.table_session, nms_iou))
         return table if session is det.table_session else first
 
     monkeypatch.setattr(det, "_look", look)
     found = det._find(np.zeros((*shape, 3), np.uint8))
-    asked = [size for size, by_table in calls if by_table]
-    assert asked == ([] if taken is None else [1280])
+    asked = [(size, overlap) for size, by_table, overlap in calls if by_table]
+    # the table look keeps neighbours a posed look would take for one tile found twice
+    assert asked == ([] if taken is None else [(1280, det.config.table_nms_iou)])
     if taken:
         assert found == table
     else:
