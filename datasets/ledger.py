@@ -109,12 +109,14 @@ def append_log(entry: dict, log: Path = LOG) -> None:
 
 
 def totals(model: str, log: Path = LOG) -> dict[str, float]:
-    """Runs, steps and hours a model has had, summed over the log."""
+    """Runs, steps and hours a model has had, summed over the log. A run whose weights
+    were thrown away (`"discarded": true`: its checkpoint put back as it was) is logged
+    for the record but is no part of the model."""
     runs = steps = seconds = 0
     if log.is_file():
         for line in log.read_text(encoding="utf-8").splitlines():
             entry = json.loads(line)
-            if entry.get("model") == model:
+            if entry.get("model") == model and not entry.get("discarded"):
                 runs += 1
                 steps += entry.get("steps_after", 0) - entry.get("steps_before", 0)
                 seconds += entry.get("seconds", 0.0)

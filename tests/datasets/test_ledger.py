@@ -50,6 +50,21 @@ def test_the_log_sums_the_runs_of_one_model(tmp_path) -> None:
     assert all("date" in json.loads(line) for line in log.read_text().splitlines())
 
 
+def test_a_run_thrown_away_is_logged_but_not_counted(tmp_path) -> None:
+    """A run tried from another checkpoint and thrown away (its model's checkpoint put
+    back) stays in the log, but the model never had its steps."""
+    log = tmp_path / "log.jsonl"
+    ledger.append_log(
+        {"model": "second", "steps_before": 0, "steps_after": 100, "seconds": 3600}, log
+    )
+    ledger.append_log(
+        {"model": "second", "steps_before": 900, "steps_after": 950, "seconds": 1800,
+         "discarded": True}, log
+    )  # fmt: skip
+    assert ledger.totals("second", log) == {"runs": 1, "steps": 100, "hours": 1.0}
+    assert len(log.read_text().splitlines()) == 2
+
+
 def test_a_run_counts_its_steps_and_keeps_the_checkpoint(tmp_path) -> None:
     model, opt = _model_and_opt()
     args = argparse.Namespace(lr=1e-3, max_minutes=0, save_minutes=0, resume=str(tmp_path / "r.pt"))
