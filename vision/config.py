@@ -45,8 +45,8 @@ class DetectConfig:
     table_new: int = 12
     #: boxes overlapping this much (IoU) in the table detector's look are one tile found
     #: twice: seen from a seat, standing tiles, a wall's stacks and far rows overlap their
-    #: neighbours' boxes more than a posed hand's tiles do (three fresh sets of table
-    #: renders: tiles found +0.013, false tiles +0.3 %, as many hands read right)
+    #: neighbours' boxes more than a posed hand's tiles do (five sets of table renders:
+    #: tiles found +0.012-0.015, false tiles +0.3-0.5 %, hands read right 765 -> 767)
     table_nms_iou: float = 0.45
     #: tiles small at the input but spread over the whole photo are looked at again with
     #: the photo enlarged so their median short side is this many pixels, the input's long
