@@ -1118,3 +1118,27 @@ def test_tiles_read_unsurely_as_flowers_in_a_meld_row_are_playing_tiles_when_rea
     flowers, kinds = flowers_aside(reads, frame, [list(range(6))], top, config)
     assert len(flowers) == flowers_left
     assert [kinds[k] == INDEX["1s"] for k in (0, 1, 2)] == [flowers_left == 0] * 3
+
+
+@pytest.mark.parametrize(("along", "sideways"), [(0.55, True), (0.3, False)])
+def test_a_face_read_half_surely_along_the_row_marks_a_box_a_little_wide(
+    along: float, sideways: bool
+) -> None:
+    """Seen from a low seat, a claimed tile's box may come out only a little wider than its
+    neighbours', and unfamiliar art leaves the orienter half sure of its face: a face
+    pointing along the row at 0.55 with a box a quarter wider makes the tile sideways
+    (`RowsConfig.face_along_sure`), where the box alone does not; a face read along the
+    row less surely leaves it upright."""
+    from vision.rows import frame_for, mark_sideways
+
+    tiles = row(["2p", "2p", "2p", "3s", "4s", "5s"], y=100)
+    code, (x1, y1, x2, y2) = tiles[1]
+    extra = 0.25 * (x2 - x1)
+    tiles[1] = (code, (x1, y1, x2 + extra, y2))
+    tiles[2:] = [(c, (a + extra, b, d + extra, e)) for c, (a, b, d, e) in tiles[2:]]
+    reads = reads_for(tiles)
+    _faces(reads, tiles)
+    reads[1].up = (-along, 0.0)
+    frame = frame_for(np.array([r.detection.box for r in reads]), 0.0)
+    marked = mark_sideways(reads, frame, [list(range(len(reads)))])
+    assert [r.detection.sideways for r in marked] == [False, sideways, False, False, False, False]
