@@ -69,9 +69,10 @@ class CropNet(nn.Module):
         return self.fc(self.drop(x))
 
 
-def load_onnx_weights(model: CropNet, path: Path) -> None:
-    """Start from an exported classifier (`datasets.onnx_init`): exactly its function,
-    norms folded into the convolutions and frozen by `freeze_norms`."""
+def load_onnx_weights(model: nn.Module, path: Path) -> None:
+    """Start from an exported crop model, a classifier or the orienter (`datasets.onnx_init`;
+    a network of run-time crops ending in a linear `fc`): exactly its function, norms
+    folded into the convolutions and frozen by `freeze_norms`."""
     init = load_folded(model, path, torch.zeros(1, 3, INPUT, INPUT))
     with torch.no_grad():
         model.fc.weight.copy_(torch.tensor(init["fc.weight"]))

@@ -26,9 +26,9 @@ import torch.nn.functional as F
 
 from datasets.augment import photometric
 from datasets.loader import stream
-from datasets.onnx_init import evaluating, freeze_norms, load_folded
+from datasets.onnx_init import evaluating, freeze_norms
 from datasets.timed import add_budget_options, train_for
-from datasets.train_classifier import _parallel, conv_bn, export_onnx
+from datasets.train_classifier import _parallel, conv_bn, export_onnx, load_onnx_weights
 from datasets.views import crop_warp, warp_crop
 from vision.classify import cut, to_input
 from vision.orient import image_to_crop, nearest_class, soft_targets
@@ -175,10 +175,7 @@ def start_model(init: str) -> OrientNet:
     function, its norms folded and kept frozen (`datasets.onnx_init`)."""
     model = OrientNet()
     if init:
-        weights = load_folded(model, Path(init), torch.zeros(1, 3, 64, 64))
-        with torch.no_grad():
-            model.fc.weight.copy_(torch.tensor(weights["fc.weight"]))
-            model.fc.bias.copy_(torch.tensor(weights["fc.bias"]))
+        load_onnx_weights(model, Path(init))
         freeze_norms(model)
     return model
 

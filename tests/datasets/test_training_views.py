@@ -205,15 +205,13 @@ def test_the_shipped_orienter_fine_tunes_from_exactly_its_exported_function() ->
     import onnxruntime as ort
 
     from datasets.train_orientation import predict, start_model
-    from vision.classify import to_input
+    from vision.classify import softmax, to_input
     from vision.detect import MODEL_DIR
 
     path = MODEL_DIR / "orientation.onnx"
     crops = (np.random.default_rng(2).random((6, 64, 64, 3)) * 255).astype(np.uint8)
     session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
-    logits = session.run(None, {session.get_inputs()[0].name: to_input(crops)})[0]
-    want = np.exp(logits - logits.max(1, keepdims=True))
-    want /= want.sum(1, keepdims=True)
+    want = softmax(session.run(None, {session.get_inputs()[0].name: to_input(crops)})[0])
 
     model = start_model(str(path))
     np.testing.assert_allclose(predict(model, crops), want, atol=1e-4)
