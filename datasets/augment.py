@@ -80,3 +80,27 @@ def ink_hue(img: np.ndarray, rng: np.random.Generator, chance: float) -> np.ndar
     hue = hsv[..., 0].astype(np.int32)
     hsv[..., 0] = np.where(ink, (hue + turn) % 180, hue).astype(np.uint8)
     return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+
+
+def rand_conv(img: np.ndarray, rng: np.random.Generator, chance: float) -> np.ndarray:
+    """The view passed through a random convolution, at `chance`: a 1x1, 3x3 or 5x5
+    filter mixing the three channels with random weights recolours and re-textures the
+    face while its shapes stay where they are, so a set's own inks, engraving and
+    shading stop naming the tile and its shapes must (random-convolution augmentation,
+    Xu et al., ICLR 2021). The filtered image keeps the view's mean and spread per
+    channel; it is not blended back with the view, where an inverted channel could
+    cancel the strokes out. At no chance it draws nothing."""
+    if chance <= 0 or rng.random() >= chance:
+        return img
+    k = int(rng.choice([1, 3, 5]))
+    weights = rng.normal(0.0, 1.0 / np.sqrt(3 * k * k), size=(3, 3, k, k)).astype(np.float32)
+    src = img.astype(np.float32)
+    out = np.empty_like(src)
+    for c in range(3):
+        out[..., c] = sum(
+            cv2.filter2D(src[..., i], -1, weights[c, i], borderType=cv2.BORDER_REFLECT)
+            for i in range(3)
+        )
+    mean, std = src.mean(axis=(0, 1)), src.std(axis=(0, 1)) + 1.0
+    out = (out - out.mean(axis=(0, 1))) / (out.std(axis=(0, 1)) + 1e-3) * std + mean
+    return np.clip(out, 0, 255).astype(np.uint8)

@@ -24,7 +24,7 @@ import torch.nn.functional as F
 from tqdm import tqdm
 
 from datasets import ledger
-from datasets.augment import ink_hue, ink_width, photometric
+from datasets.augment import ink_hue, ink_width, photometric, rand_conv
 from datasets.cmdv4 import Sample, load_split
 from datasets.detector_crops import detector_crops, render_samples, row_view_crops
 from datasets.label_check import usable
@@ -485,7 +485,8 @@ def train(args: argparse.Namespace) -> None:
         print(f"crops the model doubts (chance < 0.5): {(chance < 0.5).sum()}", flush=True)
 
     def _inked(v: np.ndarray, r: np.random.Generator) -> np.ndarray:
-        return ink_hue(ink_width(v, r, args.ink_width), r, args.ink_hue)
+        v = ink_hue(ink_width(v, r, args.ink_width), r, args.ink_hue)
+        return rand_conv(v, r, args.rand_conv)
 
     def make(r: np.random.Generator) -> tuple[torch.Tensor, torch.Tensor]:
         idx = r.choice(len(crops), args.batch, p=weights)
@@ -593,6 +594,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--ink-hue", type=float, default=0.0,
         help="share of training views with coloured ink turned to another hue (other sets)",
+    )  # fmt: skip
+    p.add_argument(
+        "--rand-conv", type=float, default=0.0,
+        help="share of training views passed through a random convolution (other sets)",
     )  # fmt: skip
     p.add_argument(
         "--detector-boxes",

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.augment import ink_hue, ink_width
+from datasets.augment import ink_hue, ink_width, rand_conv
 from datasets.cmdv4 import Sample
 from datasets.label_check import load_excluded, matched_share, overlap_share, suspicious, usable
 from datasets.views import CROP, make_targets, random_view, warp_boxes
@@ -267,6 +267,25 @@ def test_ink_hue_turns_coloured_ink_and_keeps_the_face_and_black_ink() -> None:
     assert np.array_equal(face, before) and len(reds) > 3
     rng, untouched = np.random.default_rng(0), np.random.default_rng(0)
     assert np.array_equal(ink_hue(face, rng, chance=0.0), face)
+    assert rng.random() == untouched.random()  # a seeded run draws the same views as before
+
+
+def test_rand_conv_recolours_a_face_and_keeps_its_shapes() -> None:
+    """Another set's inks and shading must not name a tile: the filtered view comes out
+    in other colours, yet its strokes still stand apart from the face where they were."""
+    face = np.full((64, 64, 3), (215, 235, 245), np.uint8)
+    face[10:54, 28:36] = (40, 140, 30)  # a green stroke
+    before = face.copy()
+    colours = set()
+    for seed in range(20):
+        out = rand_conv(face, np.random.default_rng(seed), chance=1.0)
+        assert out.shape == face.shape and out.dtype == np.uint8
+        stroke, ground = out[20:44, 30:34].mean(axis=(0, 1)), out[20:44, 4:12].mean(axis=(0, 1))
+        assert np.abs(stroke - ground).max() > 20  # the stroke is still there
+        colours.add(tuple(int(c) // 16 for c in stroke))
+    assert np.array_equal(face, before) and len(colours) > 5
+    rng, untouched = np.random.default_rng(0), np.random.default_rng(0)
+    assert np.array_equal(rand_conv(face, rng, chance=0.0), face)
     assert rng.random() == untouched.random()  # a seeded run draws the same views as before
 
 
