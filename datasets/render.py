@@ -282,6 +282,7 @@ def render_scene(
     plain: tuple[int, int, int] | None = None,
     art_variation: bool = True,
     red_fives: float = 0.0,
+    small_art: float = 0.0,
 ) -> Scene:
     """One picture and its labels.
 
@@ -290,7 +291,9 @@ def render_scene(
     `plain` BGR table colour (no texture, clutter, shadows or effects).
     `art_variation=False` draws the faces as the art has them (see
     `datasets.scene.artvary`); the rest of the scene stays the same. `red_fives` is the
-    chance that the set prints its fives in red (they are labelled 5 all the same).
+    chance that the set prints its fives in red (they are labelled 5 all the same);
+    `small_art` the chance that it draws its art small on a wide face
+    (`datasets.scene.artvary.small_art_of`).
     """
     faces = style_faces(style, cache)
     if layout is None:
@@ -309,7 +312,7 @@ def render_scene(
     if plain is not None:
         effects_on = False
     cam, cam_info = place_camera(rng, layout, width, height, camera)
-    faceset = FaceSet(faces, rng, cam_info["tile_px"] * 1.5, art_variation, red_fives)
+    faceset = FaceSet(faces, rng, cam_info["tile_px"] * 1.5, art_variation, red_fives, small_art)
     back = np.array(BACK_COLOURS[rng.integers(len(BACK_COLOURS))], np.float32) * rng.uniform(
         0.8, 1.15
     )
@@ -513,12 +516,13 @@ def scene_rng(seed: int, index: int) -> np.random.Generator:
 
 def render_one(args: tuple) -> str:
     """Render and write scene `index` (a worker's unit of work); returns its stem."""
-    index, seed, styles, size, kind, out, cache, vary, red_fives = args
+    index, seed, styles, size, kind, out, cache, vary, red_fives, small_art = args
     rng = scene_rng(seed, index)
     style = styles[int(rng.integers(len(styles)))]
     scene = render_scene(
-        rng, style, size, kind, Path(cache), art_variation=vary, red_fives=red_fives
-    )
+        rng, style, size, kind, Path(cache), art_variation=vary, red_fives=red_fives,
+        small_art=small_art,
+    )  # fmt: skip
     stem = f"{seed}_{index:06d}"
     out = Path(out)
     cv2.imwrite(
@@ -558,10 +562,18 @@ def main(argv: list[str] | None = None) -> int:
         default=0.0,
         help="chance that a scene's set prints its fives in red, as Japanese sets do (0-1)",
     )
+    ap.add_argument(
+        "--small-art",
+        type=float,
+        default=0.0,
+        help="chance that a scene's set draws its art small, with a wide plain margin (0-1)",
+    )
     args = ap.parse_args(argv)
-    if args.count < 1 or args.size < 64 or args.workers < 1 or not 0 <= args.red_fives <= 1:
+    shares_ok = 0 <= args.red_fives <= 1 and 0 <= args.small_art <= 1
+    if args.count < 1 or args.size < 64 or args.workers < 1 or not shares_ok:
         print(
-            "error: --count and --workers must be >= 1, --size >= 64, --red-fives 0-1",
+            "error: --count and --workers must be >= 1, --size >= 64,"
+            " --red-fives and --small-art 0-1",
             file=sys.stderr,
         )
         return 2
@@ -589,6 +601,7 @@ def main(argv: list[str] | None = None) -> int:
             str(args.cache),
             args.art_variation,
             args.red_fives,
+            args.small_art,
         )
         for i in range(args.start, args.start + args.count)
     ]

@@ -15,7 +15,7 @@ mostly where it was (tests check the ink masks' overlap).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
@@ -35,6 +35,8 @@ FIVES = frozenset({"5m", "5p", "5s"})
 #: BGR red inks of those fives, and how far a scene's red strays from them
 RED_INK = (40.0, 35.0, 190.0)
 RED_SPREAD = 25.0
+#: how large a set that draws its art small draws it (share of the face, about its centre)
+SMALL_ART = (0.6, 0.85)
 
 
 def _dark(bg: np.ndarray) -> bool:
@@ -290,3 +292,20 @@ def in_red(plate: np.ndarray, ink: np.ndarray, bg: np.ndarray, red: tuple) -> np
     if _dark(bg):
         colour = (colour + 255) / 2
     return np.clip(over_ink(one_ink(f, bg, colour), f, ink), 0, 255).astype(np.uint8)
+
+
+def small_art_of(variation: ArtVariation, chance: float) -> ArtVariation:
+    """The variation, at `chance` drawing the art small: some sets engrave small pips and
+    characters on a wide plain face, where the drawn art fills it. The draw comes from
+    the variation's own seed (the scene's other draws stay as they were); a scene whose
+    art was left as drawn changes in size alone. At no chance it draws nothing."""
+    if chance <= 0:
+        return variation
+    own = np.random.default_rng([variation.seed, 6])
+    if own.random() >= chance:
+        return variation
+    scale = float(own.uniform(*SMALL_ART))
+    if variation.active:
+        return replace(variation, scale=scale)
+    plain = {"recolour": "none", "stroke": 0, "paper": None, "shear": 0.0, "wobble": 0.0}
+    return replace(variation, active=True, scale=scale, focus=0.0, mark=False, **plain)

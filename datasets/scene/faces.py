@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from datasets.art import DEFAULT_CACHE, FACE_H, FACE_W, load_faces, load_index
-from datasets.scene.artvary import FIVES, ArtVariation, in_red, red_five_ink
+from datasets.scene.artvary import FIVES, ArtVariation, in_red, red_five_ink, small_art_of
 from datasets.scene.fontfaces import font_faces, is_font_style
 from datasets.scene.indexfaces import index_faces, is_index_style
 from datasets.scene.pipfaces import is_pip_style, pip_faces
@@ -120,12 +120,16 @@ class FaceSet:
         max_px: float = 300,
         vary: bool = True,
         red_fives: float = 0.0,
+        small_art: float = 0.0,
     ) -> None:
-        """`red_fives`: the chance that this set prints its fives in red; drawn from the
-        variation's own seed, so the scene's other draws stay as they were."""
+        """`red_fives`: the chance that this set prints its fives in red, `small_art` that it
+        draws its art small (`small_art_of`); both drawn from the variation's own seed, so the
+        scene's other draws stay as they were."""
         self.faces = faces
         self.variation = ArtVariation.draw(rng)  # drawn even when off: same seed, same scene
         self.variation.active &= vary
+        if vary:
+            self.variation = small_art_of(self.variation, small_art)
         own = np.random.default_rng([self.variation.seed, 5])
         self.red = red_five_ink(own) if own.random() < red_fives else None
         self.tint = rng.uniform(-10, 12, 3).astype(np.float32)  # face colour shift

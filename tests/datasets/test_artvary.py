@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from datasets import render
-from datasets.scene.artvary import INK_SCALE, ArtVariation
+from datasets.scene.artvary import INK_SCALE, ArtVariation, small_art_of
 from datasets.scene.faces import FaceSet, builtin_faces, face_background
 
 CODES = ("1m", "5p", "9s", "E", "C", "P", "3f")
@@ -206,3 +206,47 @@ def test_red_fives_option_is_checked(tmp_path, capsys) -> None:
     assert render.main([*args, "--red-fives", "1.5"]) == 2
     assert "--red-fives" in capsys.readouterr().err
     assert render.main([*args, "--red-fives", "1"]) == 0
+
+
+def _ink_extent(face: np.ndarray, bg: np.ndarray) -> tuple[float, float]:
+    ys, xs = np.nonzero(_ink(face, bg))
+    return float(np.ptp(xs)), float(np.ptp(ys))
+
+
+def test_small_art_draws_the_glyph_smaller_about_the_centre_and_keeps_the_scene() -> None:
+    # some sets engrave small pips on a wide face: the ink spans less of the face, centred
+    # where it was, and the scene's other draws (tint, the variation's seed) stay
+    faces = builtin_faces()
+    for seed in range(6):
+        plain = FaceSet(faces, np.random.default_rng(seed), max_px=300)
+        small = FaceSet(faces, np.random.default_rng(seed), max_px=300, small_art=1.0)
+        assert small.variation.active and small.variation.scale <= 0.85
+        assert small.variation.seed == plain.variation.seed
+        assert np.array_equal(small.tint, plain.tint)
+        only_size = small_art_of(dataclasses.replace(plain.variation, active=False), 1.0)
+        for code in ("5p", "9s", "C"):
+            art = faces[code]
+            bg = face_background(art).astype(np.float32)
+            now = only_size.apply(art, bg, code)
+            (w0, h0), (w1, h1) = _ink_extent(art, bg), _ink_extent(now, bg)
+            scale = only_size.scale
+            assert w1 < (scale + 0.05) * w0 and h1 < (scale + 0.05) * h0, (seed, code)
+            moved = np.argwhere(_ink(now, bg)).mean(axis=0) - np.argwhere(_ink(art, bg)).mean(
+                axis=0
+            )
+            assert np.abs(moved).max() < 0.05 * max(art.shape), (seed, code)
+
+
+def test_small_art_on_a_set_left_as_drawn_changes_its_size_alone() -> None:
+    plain = dataclasses.replace(_active(3), active=False)
+    small = small_art_of(plain, 1.0)
+    assert small.active and small.recolour == "none" and small.stroke == 0
+    assert small.paper is None and small.mark is False and small.focus == 0.0
+    assert small_art_of(plain, 0.0) is plain
+
+
+def test_small_art_option_is_checked(tmp_path, capsys) -> None:
+    args = ["--count", "1", "--styles", "builtin", "--size", "256", "--out", str(tmp_path)]
+    assert render.main([*args, "--small-art", "-0.1"]) == 2
+    assert "--small-art" in capsys.readouterr().err
+    assert render.main([*args, "--small-art", "1"]) == 0
