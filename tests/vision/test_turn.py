@@ -54,6 +54,19 @@ def test_a_diagonal_row_is_turned_square_and_its_tiles_found_upright() -> None:
     assert not turned.shows((w - 12.0, h - 12.0, w - 1.0, h - 1.0))
 
 
+def test_a_row_photographed_at_a_slant_of_twenty_odd_degrees_is_turned() -> None:
+    """A phone held a little askew: at 24 degrees a box already holds its neighbours'
+    corners, and the row is read turned square, each tile boxed upright."""
+    img, boxes = tilted_row(np.radians(24), n=5, gap=6)
+    dets = [Detection(b, 1.0) for b in boxes]
+    assert abs(rows_tilt(dets) - 24) < 2
+    turned = turn_to_rows(img, dets, faces)
+    assert turned is not None and len(turned.detections) == 5
+    found = np.array([d.box for d in turned.detections])
+    tall = (found[:, 3] - found[:, 1]) / (found[:, 2] - found[:, 0])
+    assert np.allclose(tall, TILE_ASPECT, atol=0.15)
+
+
 def test_tiles_that_only_seemed_to_lie_at_an_angle_are_not_turned() -> None:
     """Upright tiles stepped along a diagonal (a heap, not a row at an angle) fill their
     boxes already: turned, their boxes grow, and the first look stands."""
