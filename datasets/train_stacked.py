@@ -8,9 +8,10 @@ times (`vision.stacked`) and answers stacked or not.
 
 Labels come from rendered scenes (`python -m datasets.render --kind
 promoted`, hands whose exposed pungs are mostly promoted kongs): the tile
-lying on another (`stacked` in the meta) is a positive, cut at its own box,
-which is where the detector boxes the pair; every other tile of an exposed
-meld is a negative, sideways ones four times as often as upright ones.
+lying on another (`stacked` in the meta) is a positive, cut at its own box
+and at the pair's whole extent, the two ways a detector boxes the pair
+(`meld_tiles` with `pairs`); every other tile of an exposed meld is a
+negative, sideways ones four times as often as upright ones.
 Views are drawn half positive, half negative, each jittered, turned by a
 random quarter and changed in colour, blur, noise and JPEG.
 Run: `python -m datasets.train_stacked --renders DIR --out models/stacked.onnx --minutes 15`.
@@ -47,7 +48,7 @@ def _scene_crops(meta_path: Path) -> tuple[list[np.ndarray], list[int], list[flo
     if img is None:
         return [], [], [], []
     crops, labels, weights, sizes = [], [], [], []
-    for box, label, sideways in meld_tiles(json.loads(meta_path.read_text())):
+    for box, label, sideways in meld_tiles(json.loads(meta_path.read_text()), pairs=True):
         wide = widened(box, DEFAULT.stacked.margin)
         crops.append(store_crop(img, wide))
         labels.append(label)
@@ -88,7 +89,7 @@ def heldout_crops(root: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         img = cv2.imread(str(root / "images" / (meta_path.stem + ".jpg")), cv2.IMREAD_COLOR)
         if img is None:
             continue
-        for box, label, side in meld_tiles(json.loads(meta_path.read_text())):
+        for box, label, side in meld_tiles(json.loads(meta_path.read_text()), pairs=True):
             crops.append(cut(img, widened(box, DEFAULT.stacked.margin)))
             labels.append(label)
             sideways.append(side)

@@ -250,21 +250,27 @@ def random_flowers(rng: np.random.Generator, available: set[str]) -> list[str]:
     return sorted(rng.choice(have, size=n, replace=False).tolist())
 
 
-def meld_tiles(meta: dict) -> list[tuple[tuple[float, ...], int, bool]]:
+def meld_tiles(meta: dict, pairs: bool = False) -> list[tuple[tuple[float, ...], int, bool]]:
     """(box, label, sideways) of each face-up tile of a scene's exposed melds; label 1 for a
     tile lying on another. A tile with one lying on it is left out: the pair is one box,
-    and that box is the top tile's."""
+    the top tile's. With `pairs`, each pair's whole extent (both tiles' boxes together) is
+    one more positive: a detector may box the pair so too."""
     tiles = meta["tiles"]
     out = []
     for m in meta.get("melds", []):
         idx = m["tiles"]
         if any(tiles[i]["face_down"] for i in idx):
             continue
-        under = {idx[k - 1] for k, i in enumerate(idx) if k and tiles[i].get("stacked")}
+        under = {idx[k - 1]: i for k, i in enumerate(idx) if k and tiles[i].get("stacked")}
         for i in idx:
             t = tiles[i]
             x1, y1, x2, y2 = t["box"]
             if i in under or x2 - x1 < 8 or y2 - y1 < 8:
                 continue
             out.append((tuple(t["box"]), int(bool(t.get("stacked"))), bool(t["sideways"])))
+        if pairs:
+            for low, top in under.items():
+                a, b = tiles[low]["box"], tiles[top]["box"]
+                whole = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                out.append((whole, 1, bool(tiles[top]["sideways"])))
     return out

@@ -48,3 +48,28 @@ def test_the_tile_on_top_outranks_the_other_meld_tiles() -> None:
         assert p[labels == 1].min() > p[labels == 0].max(), f"scene {index}: {p}, {labels}"
         seen += 1
     assert seen >= 4
+
+
+def test_a_promoted_kong_is_also_taught_at_the_pairs_whole_extent() -> None:
+    """A detector boxes the pair as the top tile or as both tiles together: the stacked
+    model learns both boxes as a tile on top, and every other meld tile as before."""
+    render = pytest.importorskip("datasets.render")
+    from datasets.scene.hands import meld_tiles
+
+    pairs = 0
+    for index in range(16):
+        scene = render.render_scene(render.scene_rng(5, index), "builtin", 800, "promoted")
+        alone, both = meld_tiles(scene.meta), meld_tiles(scene.meta, pairs=True)
+        extra = [t for t in both if t not in alone]
+        assert len(both) == len(alone) + len(extra)
+        tops = [box for box, label, _ in alone if label == 1]
+        assert len(extra) == len(tops)
+        for box, label, _ in extra:
+            assert label == 1
+            assert any(
+                box[0] <= t[0] and box[1] <= t[1] and box[2] >= t[2] and box[3] >= t[3]
+                and (box[2] - box[0]) * (box[3] - box[1]) > (t[2] - t[0]) * (t[3] - t[1])
+                for t in tops
+            )  # fmt: skip
+        pairs += len(extra)
+    assert pairs >= 4
