@@ -86,7 +86,7 @@ class DetectConfig:
 
 @dataclass(frozen=True)
 class TurnConfig:
-    """A photo whose rows run near its diagonal, read turned square to them (`vision.turn`)."""
+    """A photo whose rows run at a slant, read turned square to them (`vision.turn`)."""
 
     #: rows this many degrees or more off the photo's axes are read turned square to them
     #: (posed held-out hands at 20-30 degrees read better turned: B 139 -> 140, B3 133 ->

@@ -1,6 +1,6 @@
-"""A photo whose rows run near its diagonal is read turned square to them.
+"""A photo whose rows run at a slant to its axes is read turned square to them.
 
-There an axis-aligned box holds as much of a tile's neighbours as of the
+There an axis-aligned box holds much of a tile's neighbours besides the
 tile: its shape no longer tells a sideways tile from an upright one, and
 its crop shows the face askew among other tiles' corners. Turned so its
 rows run along the image axes, the photo is read as the models know
