@@ -213,6 +213,10 @@ def _ink_extent(face: np.ndarray, bg: np.ndarray) -> tuple[float, float]:
     return float(np.ptp(xs)), float(np.ptp(ys))
 
 
+def _ink_centre(face: np.ndarray, bg: np.ndarray) -> np.ndarray:
+    return np.argwhere(_ink(face, bg)).mean(axis=0)
+
+
 def test_small_art_draws_the_glyph_smaller_about_the_centre_and_keeps_the_scene() -> None:
     # some sets engrave small pips on a wide face: the ink spans less of the face, centred
     # where it was, and the scene's other draws (tint, the variation's seed) stay
@@ -231,9 +235,7 @@ def test_small_art_draws_the_glyph_smaller_about_the_centre_and_keeps_the_scene(
             (w0, h0), (w1, h1) = _ink_extent(art, bg), _ink_extent(now, bg)
             scale = only_size.scale
             assert w1 < (scale + 0.05) * w0 and h1 < (scale + 0.05) * h0, (seed, code)
-            moved = np.argwhere(_ink(now, bg)).mean(axis=0) - np.argwhere(_ink(art, bg)).mean(
-                axis=0
-            )
+            moved = _ink_centre(now, bg) - _ink_centre(art, bg)
             assert np.abs(moved).max() < 0.05 * max(art.shape), (seed, code)
 
 
