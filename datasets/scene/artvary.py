@@ -307,5 +307,7 @@ def small_art_of(variation: ArtVariation, chance: float) -> ArtVariation:
     scale = float(own.uniform(*SMALL_ART))
     if variation.active:
         return replace(variation, scale=scale)
-    plain = {"recolour": "none", "stroke": 0, "paper": None, "shear": 0.0, "wobble": 0.0}
-    return replace(variation, active=True, scale=scale, focus=0.0, mark=False, **plain)
+    return replace(
+        variation, active=True, scale=scale, recolour="none", stroke=0, paper=None,
+        shear=0.0, wobble=0.0, focus=0.0, mark=False,
+    )  # fmt: skip
