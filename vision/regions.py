@@ -335,14 +335,17 @@ def _nearness(tiles: tuple[int, ...], boxes: np.ndarray) -> float:
 @dataclass(frozen=True)
 class Extent:
     """The span of a piece along the hand's row (x1-x2) and across it (y1-y2), in pixels,
-    and the size of its tiles (their median short side). Measured in the row's own frame,
-    a row seen at a slant is one tile deep across all its length."""
+    and the size of its tiles (their median short side) and their scale (the median
+    square root of their boxes' areas: a tile set apart at an angle has a square box, whose
+    short side is longer than its width, but about the same area). Measured in the row's
+    own frame, a row seen at a slant is one tile deep across all its length."""
 
     x1: float
     y1: float
     x2: float
     y2: float
     size: float
+    scale: float
 
     @classmethod
     def of(
@@ -355,8 +358,8 @@ class Extent:
         centre = np.stack([b[:, 0] + b[:, 2], b[:, 1] + b[:, 3]], axis=1) / 2
         u, v = centre @ d, centre @ n
         hu, hv = (abs(d[0]) * w + abs(d[1]) * h) / 2, (abs(n[0]) * w + abs(n[1]) * h) / 2
-        size = tile_width(b)
-        return cls((u - hu).min(), (v - hv).min(), (u + hu).max(), (v + hv).max(), size)
+        size, scale = tile_width(b), float(np.median(np.sqrt(np.maximum(w * h, 0.0))))
+        return cls((u - hu).min(), (v - hv).min(), (u + hu).max(), (v + hv).max(), size, scale)
 
 
 def _along(tiles: tuple[int, ...], boxes: np.ndarray) -> np.ndarray | None:
@@ -372,7 +375,11 @@ def _along(tiles: tuple[int, ...], boxes: np.ndarray) -> np.ndarray | None:
 
 
 def _reach(
-    joined: list[tuple[Extent, int]], b: Extent, size: float, config: RegionsConfig
+    joined: list[tuple[Extent, int]],
+    b: Extent,
+    row: Extent,
+    config: RegionsConfig,
+    lone: bool = False,
 ) -> int | None:
     """How a piece (`b`) joins a laid-down hand whose pieces so far are `joined` (each with
     its depth: 0 the seed's row, 1 a row in front of it, nearer the player, 2 one behind
@@ -380,10 +387,13 @@ def _reach(
     front of (depth 1) or behind (depth 2) a piece of the seed's row, never off past its
     ends. A hand lies in a row with pieces in front of it and a few tiles just behind;
     a chain of pieces one behind another is the table's other groups. Its tiles are
-    about the hand's size. The extents are in the seed row's frame (`Extent`): x along
-    the row, y across it, growing towards the player."""
-    if max(b.size, size) > config.size_ratio * max(min(b.size, size), 1.0):
+    about the hand's size (`row`: the seed's row); a lone face-up tile (`lone`: a winning
+    tile set apart, perhaps at an angle) about its scale. The extents are in the seed
+    row's frame (`Extent`): x along the row, y across it, growing towards the player."""
+    mine, theirs = (b.scale, row.scale) if lone else (b.size, row.size)
+    if max(mine, theirs) > config.size_ratio * max(min(mine, theirs), 1.0):
         return None
+    size = row.size
     depths = []
     for a, depth in joined:
         gap_x = max(0.0, b.x1 - a.x2, a.x1 - b.x2)
@@ -398,6 +408,11 @@ def _reach(
             if gap_y <= (config.hand_gap_front if front else config.hand_gap_across) * size:
                 depths.append(1 if front else 2)
     return min(depths) if depths else None
+
+
+def _lone(piece: Piece) -> bool:
+    """Whether a piece is one face-up tile (a back lies in a wall or another player's hand)."""
+    return len(piece.tiles) == 1 and piece.kind in ("hand", "stray")
 
 
 #: where a piece may join the hand (`_reach`'s depths: 0 along the seed's row, 1 in front
@@ -506,7 +521,7 @@ def _grow_along(
         for k, (p, e, where) in enumerate(rest):
             if p is None or len(members) + len(p.tiles) > config.hand_most:
                 continue  # joined already, or too many tiles for the hand
-            depth = _reach(joined, e, first.size, config)
+            depth = _reach(joined, e, first, config, _lone(p))
             if depth not in where or (depth == 2 and table.crowded(p.tiles, members, config)):
                 continue  # not where it may lie, or touching a pond or meld behind the row
             members += p.tiles
@@ -532,7 +547,8 @@ def _row_behind(
         row = Extent.of(p.tiles, boxes, along)
         if row.y2 - row.y1 > config.row_deep * row.size:
             continue  # rows behind rows: a pond, not the hand's row
-        depth = _reach([(row, 0)], Extent.of(seed.tiles, boxes, along), row.size, config)
+        seen = Extent.of(seed.tiles, boxes, along)
+        depth = _reach([(row, 0)], seen, row, config, _lone(seed))
         if depth == 0:
             return p
         if depth == 1:

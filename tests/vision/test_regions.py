@@ -531,24 +531,23 @@ def test_flowers_beyond_a_kong_at_the_rows_end_join_the_hand() -> None:
     assert first == tuple(range(17))
 
 
-def test_a_hand_laid_out_in_two_parts_apart_is_read_whole() -> None:
-    """A hand whose melds lie some way from its row is two candidates, neither a complete
-    hand alone: the two taken together are read (`hand_tries`) and make the hand
-    (a rendered table, its labels as readings, its melds moved 230 px further along the
-    row: some two and a half tiles from the winning tile)."""
+@pytest.mark.parametrize("moved", [230, 300])
+def test_a_hand_laid_out_in_two_parts_apart_is_read_whole(moved) -> None:
+    """A hand whose melds lie some way from its row (a rendered table, its labels as
+    readings, its melds moved further along the row: some two and a half and three
+    tiles from the winning tile) is read whole: grown from the melds past the winning
+    tile set apart, or its two parts read together (`hand_tries`)."""
     scene = render.render_scene(np.random.default_rng([22, 59]), "builtin", 1600, "table")
     reads, labels = _reads(scene.meta)
     mine = {k for k, t in enumerate(labels) if t["group"] not in OTHER_GROUPS}
-    further = (230, 0, 230, 0)
+    further = (moved, 0, moved, 0)
     reads = [
         replace(r, detection=replace(r.detection, box=tuple(np.add(r.detection.box, further))))
         if t["group"].startswith("meld")
         else r
         for r, t in zip(reads, labels, strict=True)
     ]
-    regions = find_regions(reads)
-    assert not any(set(c) == mine for c in regions.candidates)
-    chosen, (_, _, decoded) = pick_hand(reads, regions)
+    chosen, (_, _, decoded) = pick_hand(reads, find_regions(reads))
     assert set(chosen) == mine
     assert parse_hand(decoded.notation) == parse_hand(scene.meta["hand"])
 
@@ -933,3 +932,34 @@ def test_a_pond_read_surely_facing_away_is_no_hand_for_a_few_unsure_faces() -> N
         for i, d in enumerate(pond)
     ]
     assert find_regions(_table_of(faces)).candidates == ()
+
+
+#: seen from a seat, a row of 13 tiles, boxes about 100 px wide (a rendered table's)
+SEATED_ROW = [(335, 732, 450, 862), (415, 726, 530, 857), (498, 718, 607, 857),
+              (584, 713, 681, 851), (664, 713, 761, 851), (751, 713, 832, 851),
+              (824, 712, 910, 842), (897, 708, 988, 846), (968, 698, 1065, 836),
+              (1041, 693, 1143, 831), (1119, 698, 1215, 836), (1178, 688, 1287, 835),
+              (1254, 684, 1370, 831)]  # fmt: skip
+#: the winning tile set apart past its end, turned about 35 degrees: a square box whose
+#: short side is 1.7 times the row's
+AT_AN_ANGLE = (1385, 675, 1550, 840)
+
+
+#: a tile half the row's size lying there: one further off, in a pond
+SMALLER = (1390, 760, 1440, 820)
+
+
+@pytest.mark.parametrize(("box", "joins"), [(AT_AN_ANGLE, True), (SMALLER, False)])
+def test_a_winning_tile_set_apart_at_an_angle_joins_the_hand(box, joins) -> None:
+    """The winning tile set apart at an angle has a square box whose short side is far
+    longer than a tile's width; its area is about a tile's, so it joins the row as the
+    tile it is (H3 3_000081 was read as 13 tiles without it). A tile of half the row's
+    size lying there stays out: it is further off, another player's."""
+    faces = [
+        TileRead(Detection(b, 0.9), np.eye(43)[(i * 5) % 27], up=(0.0, -1.0))
+        for i, b in enumerate(SEATED_ROW)
+    ]
+    last = TileRead(Detection(box, 0.9), np.eye(43)[3], up=(-0.1, 0.03))
+    first = find_regions(_table_of([*faces, last])).candidates[0]
+    assert (13 in first) is joins
+    assert set(range(13)) <= set(first)
