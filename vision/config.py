@@ -449,6 +449,9 @@ class HandZoomConfig:
     warnings: int = 2
     #: the area looked at: the hand's tiles and this much around them
     pad: float = 1.0
+    #: where the hand's rows run this many degrees or more off the photo's axes, the
+    #: area is also looked at turned square to them (`vision.turn`)
+    tilt: float = 12.0
     #: a box found there joins the hand when its centre lies this near the hand's tiles
     margin: float = 0.6
     #: a box overlapping a hand tile's this much (IoU) is that tile, boxed again

@@ -41,7 +41,7 @@ from vision.notes import Note, note
 from vision.photo import MAX_BYTES, load_photo
 from vision.regions import Piece, Regions, find_regions, shown_as, shown_copies
 from vision.tileset import taught
-from vision.turn import Turned, turn_to_rows
+from vision.turn import Turned, rows_tilt, turn_to_rows
 from vision.types import Detection, Group, Layout, TileRead
 
 DetectorFn = Callable[[np.ndarray], list[Detection]]
@@ -738,6 +738,9 @@ def _complete(picked: Picked, config: VisionConfig) -> bool:
     return not incomplete and warnings < config.hand_zoom.warnings
 
 
+HandLook = tuple[list[TileRead], tuple[list[TileRead], Layout, Decoded]]
+
+
 def hand_zoomed(
     image: np.ndarray,
     picked: Picked,
@@ -746,30 +749,103 @@ def hand_zoomed(
     config: VisionConfig = DEFAULT,
 ) -> Picked:
     """On a whole table, the hand picked read again from the usual detector's look at its
-    area (`vision.handzoom`): kept when it reads better (`_standing`: a hand where there
-    was none, a complete one, fewer warnings), else the first reading stands; a complete
-    hand read with few warnings (`_complete`) is not looked at again. A photo of one hand
-    was looked at that way already."""
+    area (`vision.handzoom`), and where its rows slant (`HandZoomConfig.tilt`) from a
+    look at the area turned square to them (`_turned_look`): the reading that reads
+    best is kept (`_standing`: a hand where there was none, a complete one, fewer
+    warnings; the first of equals), else the first reading stands; a complete hand read
+    with few warnings (`_complete`) is not looked at again. A photo of one hand was
+    looked at that way already."""
     every, chosen = picked.every, picked.chosen
     if len(every) <= config.regions.hand_most or not chosen or _complete(picked, config):
         return picked  # one hand's photo, no hand, or a complete hand read with few doubts
-    boxes = np.array([r.detection.box for r in every], float)
-    area = hand_area(boxes[list(chosen)], image.shape[:2], config.hand_zoom)
-    x1, y1, x2, y2 = area
-    found = in_photo(finder.first_look(image[y1:y2, x1:x2]), area)
-    fresh, kept = hand_boxes(found, boxes, chosen, config.hand_zoom)
-    if not fresh:
-        return picked  # the same tiles, read the same
-    hand = _read_among(image, [every[j] for j in kept], fresh, readers, config)
-    reading = read_hand(hand, config)
-    if _standing(reading) >= _standing(picked.reading):
+    best: HandLook | None = None
+    for look in (_plain_look, _turned_look):
+        seen = look(image, picked, finder, readers, config)
+        if seen is not None and _standing(seen[1]) < _standing(
+            picked.reading if best is None else best[1]
+        ):
+            best = seen
+    if best is None:
         return picked
+    hand, reading = best
     taken = set(chosen)
     rest = [i for i in range(len(every)) if i not in taken]
     index = {old: new for new, old in enumerate(rest)}
     ignored = [Piece(p.kind, tuple(index[i] for i in p.tiles)) for p in picked.ignored]
     mine = tuple(range(len(rest), len(rest) + len(hand)))
     return Picked([every[i] for i in rest] + hand, mine, reading, ignored)
+
+
+def _plain_look(
+    image: np.ndarray,
+    picked: Picked,
+    finder: TileFinder,
+    readers: tuple[ClassifierFn, OrienterFn | None, StackerFn | None],
+    config: VisionConfig = DEFAULT,
+) -> HandLook | None:
+    """The hand's tiles as the usual detector's look at its area boxes them, and their
+    reading; None where it boxes no tile anew (the same tiles, read the same)."""
+    every, chosen = picked.every, picked.chosen
+    boxes = np.array([r.detection.box for r in every], float)
+    x1, y1, x2, y2 = area = hand_area(boxes[list(chosen)], image.shape[:2], config.hand_zoom)
+    found = in_photo(finder.first_look(image[y1:y2, x1:x2]), area)
+    fresh, kept = hand_boxes(found, boxes, chosen, config.hand_zoom)
+    if not fresh:
+        return None
+    hand = _read_among(image, [every[j] for j in kept], fresh, readers, config)
+    return hand, read_hand(hand, config)
+
+
+def _turned_look(
+    image: np.ndarray,
+    picked: Picked,
+    finder: TileFinder,
+    readers: tuple[ClassifierFn, OrienterFn | None, StackerFn | None],
+    config: VisionConfig = DEFAULT,
+) -> HandLook | None:
+    """The hand read in its area turned square to its rows (`vision.turn`), where they run
+    `HandZoomConfig.tilt` or more off the photo's axes: at a slant a tile's upright box
+    holds much of its neighbours, and boxes overlap as if one tile were found twice. Its
+    tiles are those the usual detector finds there on the hand's tiles or beside them
+    (`hand_boxes`), and the hand's tiles it missed, each read and laid out in the turned
+    area; the boxes are then given back in the photo's pixels. None where the rows do
+    not slant so or the turned look is not kept (`turn_to_rows`)."""
+    every, chosen = picked.every, picked.chosen
+    hand = [every[i].detection for i in chosen]
+    if abs(rows_tilt(hand, config)) < config.hand_zoom.tilt:
+        return None
+    boxes = np.array([r.detection.box for r in every], float)
+    x1, y1, x2, y2 = hand_area(boxes[list(chosen)], image.shape[:2], config.hand_zoom)
+    shift = np.array([x1, y1, x1, y1], float)
+    local = [replace(d, box=_shifted(d.box, -shift)) for d in hand]
+    turning = replace(config, turn=replace(config.turn, tilt=config.hand_zoom.tilt))
+    turned = turn_to_rows(image[y1:y2, x1:x2], local, finder.first_look, turning)
+    if turned is None:
+        return None
+    found = [d for d in turned.detections if turned.shows(d.box)]
+    back = [replace(d, box=_shifted(turned.box_back(d.box), shift)) for d in found]
+    fresh, kept = hand_boxes(back, boxes, chosen, config.hand_zoom)
+    which = {id(b): d for b, d in zip(back, found, strict=True)}
+    sizes = np.array([[d.box[2] - d.box[0], d.box[3] - d.box[1]] for d in found])
+    size = (float(np.median(sizes[:, 0])), float(np.median(sizes[:, 1])))
+    missed = [
+        replace(every[j].detection, box=turned.box_forward(_shifted(boxes[j], -shift), size))
+        for j in kept
+    ]
+    reads = _read_among(turned.image, [], [which[id(d)] for d in fresh] + missed, readers, config)
+    shown, layout, decoded = read_hand(reads, config)
+
+    def placed(read: TileRead) -> TileRead:  # in the photo's pixels
+        box = _shifted(turned.box_back(read.detection.box), shift)
+        return replace(read, detection=replace(read.detection, box=box))
+
+    return [placed(r) for r in reads], ([placed(r) for r in shown], layout, decoded)
+
+
+def _shifted(box: Box | np.ndarray, by: np.ndarray) -> Box:
+    """A box moved by (dx, dy, dx, dy)."""
+    x1, y1, x2, y2 = (float(v) for v in np.add(box, by))
+    return x1, y1, x2, y2
 
 
 def recognize_image(

@@ -55,6 +55,19 @@ class Turned:
             and (moved[:, 1] <= y2 + 1).all()
         )
 
+    def box_forward(
+        self, box: tuple[float, float, float, float], size: tuple[float, float]
+    ) -> tuple[float, float, float, float]:
+        """A box of the photo as a box of the turned photo: one of `size` (width, height)
+        about its centre turned (an upright box around a tile at a slant is larger than
+        the tile; the turned look's boxes of its neighbours give the tile's size)."""
+        x1, y1, x2, y2 = box
+        cx, cy = (
+            np.array([(x1 + x2) / 2, (y1 + y2) / 2, 1.0]) @ cv2.invertAffineTransform(self.back).T
+        )
+        w, h = size
+        return float(cx - w / 2), float(cy - h / 2), float(cx + w / 2), float(cy + h / 2)
+
     def box_back(self, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
         """A box of the turned photo as a box of the photo: the first look's box on the same
         tile where there is one (it fits the tile as an upright box fits it), else the box

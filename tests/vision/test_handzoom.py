@@ -8,6 +8,7 @@ is kept, not the models.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -199,3 +200,101 @@ def test_a_tile_boxed_alike_keeps_its_reading() -> None:
     keep = DEFAULT.hand_zoom.__class__(keep=0.9)
     assert hand_boxes(found, boxes, (0,), keep) == ([], [0])
     assert hand_boxes(found, boxes, (0,))[1] == []  # by default every box is read again
+
+
+#: the hand of the slanting table below: 13 tiles in a row, the winning tile set apart
+SLANTED_HAND = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E", "5s", "5s"]
+
+
+def _slanted_table(degrees: float) -> tuple[np.ndarray, list[tuple[float, ...]]]:
+    """A table photo: the hand's row running `degrees` off the photo's width, each face
+    white with a coloured mark that tells its tile (`_marked`), and a wall of backs
+    behind; returns the photo and the hand tiles' upright boxes."""
+    from vision.config import TILE_ASPECT
+
+    img = np.full((900, 1600, 3), (40, 90, 30), np.uint8)
+    along = np.array([np.cos(np.radians(degrees)), np.sin(np.radians(degrees))])
+    across = np.array([-along[1], along[0]])
+    width, length, boxes = 40.0, 40.0 * TILE_ASPECT, []
+    for k in range(len(SLANTED_HAND)):
+        gap = 6 * k + (40 if k == len(SLANTED_HAND) - 1 else 0)  # the winning tile apart
+        c = np.array([500.0, 420.0]) + (k * width + gap) * along
+        a, b = along * width / 2, across * length / 2
+        face = np.array([c - a - b, c + a - b, c + a + b, c - a + b])
+        cv2.fillConvexPoly(img, np.round(face).astype(np.int32), (255, 255, 255))
+        cv2.circle(img, tuple(int(v) for v in c), 7, (15 * k, 255, 255 - 15 * k), -1)
+        boxes.append((*face.min(axis=0), *face.max(axis=0)))
+    for k in range(20):  # the wall, far behind the row
+        img[80:134, 300 + 42 * k : 340 + 42 * k] = (20, 20, 120)
+    return img, boxes
+
+
+def _faces(image: np.ndarray) -> list[Detection]:
+    """Stand-in detector: the box around each light blob (a tile's face)."""
+    light = (image.max(axis=2) > 200).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(light)
+    return [Detection((x, y, x + w, y + h), 0.9) for x, y, w, h, area in stats[1:n] if area > 50]
+
+
+def _marked(image: np.ndarray, detections: list[Detection]) -> list[TileRead]:
+    """Stand-in classifier: the tile each box's centre mark tells."""
+    from scorer.tiles import INDEX
+
+    out = []
+    for d in detections:
+        x, y = (int(round(v)) for v in d.center)
+        k = int(round(float(image[y - 2 : y + 3, x - 2 : x + 3, 0].mean()) / 15))
+        probs = np.full(43, 1e-4)
+        probs[INDEX[SLANTED_HAND[min(k, len(SLANTED_HAND) - 1)]]] = 1.0
+        out.append(TileRead(d, probs / probs.sum()))
+    return out
+
+
+class _Finder:
+    def first_look(self, image: np.ndarray) -> list[Detection]:
+        return _faces(image)
+
+
+def _first_reading(img: np.ndarray, boxes: list[tuple[float, ...]]) -> Picked:
+    """The table read with one of the hand's tiles missed: the hand reads short."""
+    backs = [Detection((300.0 + 42 * k, 80.0, 340.0 + 42 * k, 134.0), 0.9) for k in range(20)]
+    hand = [Detection(tuple(float(v) for v in b), 0.9) for b in boxes[1:]]
+    reads = _marked(img, hand) + [
+        TileRead(d, np.eye(43)[42] * 0.99 + 0.01 / 43, chosen="back") for d in backs
+    ]
+    return _picked(reads)
+
+
+def test_a_hand_whose_row_slants_is_read_in_its_area_turned_square() -> None:
+    """At 16 degrees a tile's upright box holds a neighbour's corner. The hand's area is
+    turned square to its row and read there: every tile is found, the missed one too,
+    the hand reads whole, and each box comes back in the photo's pixels on its tile."""
+    from scorer.notation import normalized, parse_hand
+    from vision.detect import ious
+    from vision.pipeline import _turned_look
+
+    img, boxes = _slanted_table(16)
+    first = _first_reading(img, boxes)
+    assert first.reading[2].notation is None
+    seen = _turned_look(img, first, _Finder(), (_marked, None, None))  # type: ignore[arg-type]
+    assert seen is not None
+    hand, (_, _, decoded) = seen
+    assert decoded.notation is not None
+    assert normalized(parse_hand(decoded.notation)) == normalized(parse_hand("123m456p789sEEE5s5s"))
+    truth = np.array(boxes, float)
+    found = np.array([r.detection.box for r in hand], float)
+    assert len(found) == len(truth)
+    assert all(ious(t, found).max() > 0.8 for t in truth)
+
+
+def test_a_hand_whose_row_lies_level_is_not_turned() -> None:
+    from vision.pipeline import _turned_look
+
+    img, boxes = _slanted_table(4)
+    first = _first_reading(img, boxes)
+
+    class Blind:
+        def first_look(self, image: np.ndarray) -> list[Detection]:
+            raise AssertionError("looked at turned")
+
+    assert _turned_look(img, first, Blind(), (_marked, None, None)) is None  # type: ignore[arg-type]
