@@ -349,12 +349,15 @@ class Reading:
     melds_hold_no_flower: bool = False
 
 
+#: only clearly sideways boxes make a tile sideways
+CLEARLY_SIDEWAYS = Reading(sideways_score=1.6, sideways_min_wide=0.8)
+
 #: the readings tried when the first gives no clean hand (`vision.pipeline.read_hand`)
 OTHER_READINGS: tuple[Reading, ...] = (
     Reading(gap_split=0.15, gap_over_usual=0.15),  # smaller gaps: tiles lying close apart
     Reading(gap_split=0.5, gap_over_usual=0.5),  # larger gaps: tiles pushed loosely together
     Reading(set_apart_step=1.1, set_apart_margin=0.05),  # a winning tile barely set apart
-    Reading(sideways_score=1.6, sideways_min_wide=0.8),  # only clearly sideways boxes
+    CLEARLY_SIDEWAYS,
     Reading(sideways_score=0.9, sideways_min_wide=0.3),  # sideways boxes seen foreshortened
     Reading(sideways_score=math.inf, sideways_min_wide=math.inf),  # sideways by faces only
     Reading(melds_hold_no_flower=True),  # a meld's tiles read as flowers (a bird drawn for the 1s)
@@ -367,6 +370,9 @@ class LayoutConfig:
 
     reading: Reading = Reading()
     other_readings: tuple[Reading, ...] = OTHER_READINGS
+    #: the reading whose sideways tiles another reading counts upright only with a doubt
+    #: each (`vision.pipeline.read_hand`): their boxes show them sideways plainly
+    sideways_plain: Reading = CLEARLY_SIDEWAYS
     #: how close in size and shape a tile stacked on a sideways one is to it
     stack_size: float = 0.7
     #: how much of the smaller of two boxes their overlap covers when one tile is found twice

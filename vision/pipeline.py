@@ -485,7 +485,9 @@ def read_hand(
     first, then the fewest warnings (`UNRANKED` notes, which say only how
     the rows were taken to read, not counted), then the least probability
     given up to the rules. So a meld whose sideways tile looked upright, first counted
-    into the concealed hand with a warning, is read again as a meld. A hand
+    into the concealed hand with a warning, is read again as a meld; and a reading that
+    counts upright a tile whose box shows it sideways plainly has that doubt against it
+    (`_unmarked`). A hand
     laid out with nothing set apart is read as it lies, with its warning,
     rather than by thresholds loosened until some tile looks set apart.
     Every try starts from the same reads, which no stage changes. A layout
@@ -494,6 +496,7 @@ def read_hand(
     no hand at all costs every decoding its full search.
     """
     seen: set[tuple] = set()
+    marks: tuple[bool, ...] = ()  # the tiles whose boxes show them sideways plainly
 
     def attempt(tried_config: VisionConfig) -> tuple | None:
         layout = read_layout(reads, tried_config)
@@ -503,14 +506,16 @@ def read_hand(
         seen.add(key)
         decoded = decode(reads, layout, tried_config)
         found = _gives_hand(decoded)
-        badness = (not found, _doubting(layout.warnings + decoded.warnings), decoded.drop)
-        return badness, decoded.reads, layout, decoded
+        doubts = _doubting(layout.warnings + decoded.warnings) + _unmarked(marks, layout)
+        return (not found, doubts, decoded.drop), decoded.reads, layout, decoded
 
     first = attempt(config)
     assert first is not None
     if _settled(first[2], first[3]):
         return first[1], first[2], first[3]
-    tries = [first]
+    marks = read_layout(reads, config.reading(config.layout.sideways_plain)).sideways
+    (missing, doubts, drop), *rest = first  # the first reading's doubts, now with these
+    tries = [((missing, doubts + _unmarked(marks, first[2]), drop), *rest)]
     spent = 0
     for reading in config.layout.other_readings:
         if spent >= config.pipeline.read_again_steps:
@@ -537,6 +542,15 @@ class HandReadings:
         if key not in self._kept:
             self._kept[key] = (list(reads), read_hand(reads, self.config))
         return self._kept[key][1]
+
+
+def _unmarked(marks: tuple[bool, ...], layout: Layout) -> int:
+    """How many of the tiles whose boxes show them sideways plainly (`marks`, read with
+    `LayoutConfig.sideways_plain`) a layout counts upright: each is a doubt of that
+    reading (a hand's melds all read as concealed tiles can make a legal hand too)."""
+    if len(marks) != len(layout.sideways):
+        return 0
+    return sum(1 for was, now in zip(marks, layout.sideways, strict=True) if was and not now)
 
 
 def _settled(layout: Layout, decoded: Decoded) -> bool:

@@ -413,3 +413,37 @@ def test_a_reading_that_drops_every_meld_does_not_win_by_having_no_rows_to_turn(
     roles = [g.role for g in layout.groups]
     assert roles.count("concealed_kong") == 1
     assert sorted(g.claimed for g in layout.groups if g.role == "meld") == [1, 1, 2]
+
+
+#: a hand seen from a seat on a dim table (a rendered D3 table, 8_000108): code, the
+#: detector's box, the orienter's face direction (half sure on the sideways tiles)
+MELDS_AT_A_SEAT = [
+    ("5p", (197, 701, 288, 824), (0.1, -0.64)), ("6p", (257, 705, 366, 828), (0.14, -0.84)),
+    ("E", (331, 711, 423, 834), (0.1, -0.77)), ("E", (407, 711, 498, 842), (0.13, -0.71)),
+    ("7p", (526, 720, 618, 843), (0.1, -0.91)), ("7m", (623, 725, 704, 848), (0.06, -0.76)),
+    ("7m", (693, 722, 774, 861), (0.08, -0.95)), ("7m", (767, 758, 858, 855), (0.25, -0.29)),
+    ("9s", (906, 768, 998, 865), (-0.02, 0.05)), ("9s", (1001, 746, 1062, 869), (0.0, 0.09)),
+    ("9s", (1072, 755, 1133, 878), (0.0, -0.07)), ("W", (1172, 756, 1244, 887), (0.03, -0.94)),
+    ("W", (1246, 783, 1337, 892), (-0.11, -0.57)), ("W", (1331, 775, 1412, 898), (-0.03, -0.89)),
+]  # fmt: skip
+
+
+def test_melds_whose_sideways_tiles_the_boxes_show_are_not_read_as_concealed() -> None:
+    """Three melds, each with a tile whose box is plainly wider than its neighbours',
+    and the winning tile lying against the first: read with those tiles sideways, the
+    hand has two warnings (a meld touches a tile, nothing set apart); read with every
+    tile upright (the faces-only reading: the orienter is half sure), its tiles make a
+    legal concealed hand with one. Each tile the box shapes showed sideways that a
+    reading counts upright is a doubt of that reading, so the melds are kept."""
+    from scorer.notation import normalized, parse_hand
+    from scorer.tiles import INDEX
+
+    reads = [
+        TileRead(Detection(box, 0.9), np.eye(43)[INDEX[code]], up=up)
+        for code, box, up in MELDS_AT_A_SEAT
+    ]
+    _, layout, decoded = read_hand(reads)
+    assert decoded.notation is not None
+    want = parse_hand("[777m,3][999s,1][WWW,2]56pEE7p")
+    assert normalized(parse_hand(decoded.notation)) == normalized(want)
+    assert [g.role for g in layout.groups].count("meld") == 3
