@@ -764,7 +764,7 @@ def hand_zoomed(
 ) -> Picked:
     """On a whole table, the hand picked read again from the usual detector's look at its
     area (`vision.handzoom`), and where its rows slant (`HandZoomConfig.tilt`) from a
-    look at the area turned square to them (`_turned_look`): the reading that reads
+    look at the area turned square to them (`HandLooks.turned`): the reading that reads
     best is kept (`_standing`: a hand where there was none, a complete one, fewer
     warnings; the first of equals), else the first reading stands; a complete hand read
     with few warnings (`_complete`) is not looked at again. A photo of one hand was
@@ -773,8 +773,9 @@ def hand_zoomed(
     if len(every) <= config.regions.hand_most or not chosen or _complete(picked, config):
         return picked  # one hand's photo, no hand, or a complete hand read with few doubts
     best: HandLook | None = None
-    for look in (_plain_look, _turned_look):
-        seen = look(image, picked, finder, readers, config)
+    looks = HandLooks(image, picked, finder, readers, config)
+    for look in (looks.plain, looks.turned):
+        seen = look()
         if seen is not None and _standing(seen[1]) < _standing(
             picked.reading if best is None else best[1]
         ):
@@ -790,70 +791,71 @@ def hand_zoomed(
     return Picked([every[i] for i in rest] + hand, mine, reading, ignored)
 
 
-def _plain_look(
-    image: np.ndarray,
-    picked: Picked,
-    finder: TileFinder,
-    readers: tuple[ClassifierFn, OrienterFn | None, StackerFn | None],
-    config: VisionConfig = DEFAULT,
-) -> HandLook | None:
-    """The hand's tiles as the usual detector's look at its area boxes them, and their
-    reading; None where it boxes no tile anew (the same tiles, read the same)."""
-    every, chosen = picked.every, picked.chosen
-    boxes = np.array([r.detection.box for r in every], float)
-    x1, y1, x2, y2 = area = hand_area(boxes[list(chosen)], image.shape[:2], config.hand_zoom)
-    found = in_photo(finder.first_look(image[y1:y2, x1:x2]), area)
-    fresh, kept = hand_boxes(found, boxes, chosen, config.hand_zoom)
-    if not fresh:
-        return None
-    hand = _read_among(image, [every[j] for j in kept], fresh, readers, config)
-    return hand, read_hand(hand, config)
+@dataclass(frozen=True)
+class HandLooks:
+    """The closer looks at a whole table's hand (`hand_zoomed`): the image its tiles were
+    read in, the hand picked, the detector and the readers (classifier, orienter,
+    stacker). Each look gives the hand's tiles and their reading, or None."""
 
+    image: np.ndarray
+    picked: Picked
+    finder: TileFinder
+    readers: tuple[ClassifierFn, OrienterFn | None, StackerFn | None]
+    config: VisionConfig = DEFAULT
 
-def _turned_look(
-    image: np.ndarray,
-    picked: Picked,
-    finder: TileFinder,
-    readers: tuple[ClassifierFn, OrienterFn | None, StackerFn | None],
-    config: VisionConfig = DEFAULT,
-) -> HandLook | None:
-    """The hand read in its area turned square to its rows (`vision.turn`), where they run
-    `HandZoomConfig.tilt` or more off the photo's axes: at a slant a tile's upright box
-    holds much of its neighbours, and boxes overlap as if one tile were found twice. Its
-    tiles are those the usual detector finds there on the hand's tiles or beside them
-    (`hand_boxes`), and the hand's tiles it missed, each read and laid out in the turned
-    area; the boxes are then given back in the photo's pixels. None where the rows do
-    not slant so or the turned look is not kept (`turn_to_rows`)."""
-    every, chosen = picked.every, picked.chosen
-    hand = [every[i].detection for i in chosen]
-    if abs(rows_tilt(hand, config)) < config.hand_zoom.tilt:
-        return None
-    boxes = np.array([r.detection.box for r in every], float)
-    x1, y1, x2, y2 = hand_area(boxes[list(chosen)], image.shape[:2], config.hand_zoom)
-    shift = np.array([x1, y1, x1, y1], float)
-    local = [replace(d, box=_shifted(d.box, -shift)) for d in hand]
-    turning = replace(config, turn=replace(config.turn, tilt=config.hand_zoom.tilt))
-    turned = turn_to_rows(image[y1:y2, x1:x2], local, finder.first_look, turning)
-    if turned is None:
-        return None
-    found = [d for d in turned.detections if turned.shows(d.box)]
-    back = [replace(d, box=_shifted(turned.box_back(d.box), shift)) for d in found]
-    fresh, kept = hand_boxes(back, boxes, chosen, config.hand_zoom)
-    which = {id(b): d for b, d in zip(back, found, strict=True)}
-    sizes = np.array([[d.box[2] - d.box[0], d.box[3] - d.box[1]] for d in found])
-    size = (float(np.median(sizes[:, 0])), float(np.median(sizes[:, 1])))
-    missed = [
-        replace(every[j].detection, box=turned.box_forward(_shifted(boxes[j], -shift), size))
-        for j in kept
-    ]
-    reads = _read_among(turned.image, [], [which[id(d)] for d in fresh] + missed, readers, config)
-    shown, layout, decoded = read_hand(reads, config)
+    def plain(self) -> HandLook | None:
+        """The hand's tiles as the usual detector's look at its area boxes them, and their
+        reading; None where it boxes no tile anew (the same tiles, read the same)."""
+        every, chosen, config = self.picked.every, self.picked.chosen, self.config
+        boxes = np.array([r.detection.box for r in every], float)
+        area = hand_area(boxes[list(chosen)], self.image.shape[:2], config.hand_zoom)
+        x1, y1, x2, y2 = area
+        found = in_photo(self.finder.first_look(self.image[y1:y2, x1:x2]), area)
+        fresh, kept = hand_boxes(found, boxes, chosen, config.hand_zoom)
+        if not fresh:
+            return None
+        hand = _read_among(self.image, [every[j] for j in kept], fresh, self.readers, config)
+        return hand, read_hand(hand, config)
 
-    def placed(read: TileRead) -> TileRead:  # in the photo's pixels
-        box = _shifted(turned.box_back(read.detection.box), shift)
-        return replace(read, detection=replace(read.detection, box=box))
+    def turned(self) -> HandLook | None:
+        """The hand read in its area turned square to its rows (`vision.turn`), where they
+        run `HandZoomConfig.tilt` or more off the photo's axes: at a slant a tile's upright
+        box holds much of its neighbours, and boxes overlap as if one tile were found
+        twice. Its tiles are those the usual detector finds there on the hand's tiles or
+        beside them (`hand_boxes`), and the hand's tiles it missed, each read and laid out
+        in the turned area; the boxes are then given back in the photo's pixels. None
+        where the rows do not slant so or the turned look is not kept (`turn_to_rows`)."""
+        every, chosen, config = self.picked.every, self.picked.chosen, self.config
+        hand = [every[i].detection for i in chosen]
+        if abs(rows_tilt(hand, config)) < config.hand_zoom.tilt:
+            return None
+        boxes = np.array([r.detection.box for r in every], float)
+        x1, y1, x2, y2 = hand_area(boxes[list(chosen)], self.image.shape[:2], config.hand_zoom)
+        shift = np.array([x1, y1, x1, y1], float)
+        local = [replace(d, box=_shifted(d.box, -shift)) for d in hand]
+        turning = replace(config, turn=replace(config.turn, tilt=config.hand_zoom.tilt))
+        turned = turn_to_rows(self.image[y1:y2, x1:x2], local, self.finder.first_look, turning)
+        if turned is None:
+            return None
+        found = [d for d in turned.detections if turned.shows(d.box)]
+        back = [replace(d, box=_shifted(turned.box_back(d.box), shift)) for d in found]
+        fresh, kept = hand_boxes(back, boxes, chosen, config.hand_zoom)
+        which = {id(b): d for b, d in zip(back, found, strict=True)}
+        sizes = np.array([[d.box[2] - d.box[0], d.box[3] - d.box[1]] for d in found])
+        size = (float(np.median(sizes[:, 0])), float(np.median(sizes[:, 1])))
+        missed = [
+            replace(every[j].detection, box=turned.box_forward(_shifted(boxes[j], -shift), size))
+            for j in kept
+        ]
+        looked = [which[id(d)] for d in fresh] + missed
+        reads = _read_among(turned.image, [], looked, self.readers, config)
+        shown, layout, decoded = read_hand(reads, config)
 
-    return [placed(r) for r in reads], ([placed(r) for r in shown], layout, decoded)
+        def placed(read: TileRead) -> TileRead:  # in the photo's pixels
+            box = _shifted(turned.box_back(read.detection.box), shift)
+            return replace(read, detection=replace(read.detection, box=box))
+
+        return [placed(r) for r in reads], ([placed(r) for r in shown], layout, decoded)
 
 
 def _shifted(box: Box | np.ndarray, by: np.ndarray) -> Box:

@@ -271,12 +271,12 @@ def test_a_hand_whose_row_slants_is_read_in_its_area_turned_square() -> None:
     the hand reads whole, and each box comes back in the photo's pixels on its tile."""
     from scorer.notation import normalized, parse_hand
     from vision.detect import ious
-    from vision.pipeline import _turned_look
+    from vision.pipeline import HandLooks
 
     img, boxes = _slanted_table(16)
     first = _first_reading(img, boxes)
     assert first.reading[2].notation is None
-    seen = _turned_look(img, first, _Finder(), (_marked, None, None))  # type: ignore[arg-type]
+    seen = HandLooks(img, first, _Finder(), (_marked, None, None)).turned()  # type: ignore[arg-type]
     assert seen is not None
     hand, (_, _, decoded) = seen
     assert decoded.notation is not None
@@ -288,7 +288,7 @@ def test_a_hand_whose_row_slants_is_read_in_its_area_turned_square() -> None:
 
 
 def test_a_hand_whose_row_lies_level_is_not_turned() -> None:
-    from vision.pipeline import _turned_look
+    from vision.pipeline import HandLooks
 
     img, boxes = _slanted_table(4)
     first = _first_reading(img, boxes)
@@ -297,4 +297,5 @@ def test_a_hand_whose_row_lies_level_is_not_turned() -> None:
         def first_look(self, image: np.ndarray) -> list[Detection]:
             raise AssertionError("looked at turned")
 
-    assert _turned_look(img, first, Blind(), (_marked, None, None)) is None  # type: ignore[arg-type]
+    looks = HandLooks(img, first, Blind(), (_marked, None, None))  # type: ignore[arg-type]
+    assert looks.turned() is None
