@@ -752,6 +752,8 @@ def _complete(picked: Picked, config: VisionConfig) -> bool:
     return not incomplete and warnings < config.hand_zoom.warnings
 
 
+#: what a closer look at a table's hand gives: its tiles (in the photo's pixels) and their
+#: reading (`read_hand`)
 HandLook = tuple[list[TileRead], tuple[list[TileRead], Layout, Decoded]]
 
 

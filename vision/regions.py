@@ -547,8 +547,8 @@ def _row_behind(
         row = Extent.of(p.tiles, boxes, along)
         if row.y2 - row.y1 > config.row_deep * row.size:
             continue  # rows behind rows: a pond, not the hand's row
-        seen = Extent.of(seed.tiles, boxes, along)
-        depth = _reach([(row, 0)], seen, row, config, _lone(seed))
+        own = Extent.of(seed.tiles, boxes, along)
+        depth = _reach([(row, 0)], own, row, config, _lone(seed))
         if depth == 0:
             return p
         if depth == 1:
