@@ -288,6 +288,7 @@ def test_a_hand_whose_row_slants_is_read_in_its_area_turned_square() -> None:
 
 
 def test_a_hand_whose_row_lies_level_is_not_turned() -> None:
+    """At 4 degrees the upright boxes fit the tiles: the turned look is not taken."""
     from vision.pipeline import HandLooks
 
     img, boxes = _slanted_table(4)
