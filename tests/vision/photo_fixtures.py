@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 from vision.config import TILE_ASPECT
+from vision.types import Detection
 
 
 def tilted_row(
@@ -42,3 +43,14 @@ def tilted_row(
         cv2.fillConvexPoly(img, np.round(band).astype(np.int32), (0, 0, 255))
         boxes.append((*face.min(axis=0), *face.max(axis=0)))
     return img, boxes
+
+
+def faces(image: np.ndarray) -> list[Detection]:
+    """Stand-in detector: the box around each light or red blob (a tile's face)."""
+    light = (image.max(axis=2) > 200).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(light)
+    return [
+        Detection((float(x), float(y), float(x + w), float(y + h)), 1.0)
+        for x, y, w, h, area in stats[1:n]
+        if area > 50
+    ]

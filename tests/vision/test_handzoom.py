@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from datasets import render
+from tests.vision.photo_fixtures import faces
 from tests.vision.table_fixtures import in_view, true_read
 from tests.vision.table_fixtures import table as rendered_table
 from vision.config import DEFAULT
@@ -229,13 +230,6 @@ def _slanted_table(degrees: float) -> tuple[np.ndarray, list[tuple[float, ...]]]
     return img, boxes
 
 
-def _faces(image: np.ndarray) -> list[Detection]:
-    """Stand-in detector: the box around each light blob (a tile's face)."""
-    light = (image.max(axis=2) > 200).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(light)
-    return [Detection((x, y, x + w, y + h), 0.9) for x, y, w, h, area in stats[1:n] if area > 50]
-
-
 def _marked(image: np.ndarray, detections: list[Detection]) -> list[TileRead]:
     """Stand-in classifier: the tile each box's centre mark tells."""
     from scorer.tiles import INDEX
@@ -252,7 +246,7 @@ def _marked(image: np.ndarray, detections: list[Detection]) -> list[TileRead]:
 
 class _Finder:
     def first_look(self, image: np.ndarray) -> list[Detection]:
-        return _faces(image)
+        return faces(image)
 
 
 def _first_reading(img: np.ndarray, boxes: list[tuple[float, ...]]) -> Picked:

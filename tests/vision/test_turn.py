@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 
-from tests.vision.photo_fixtures import tilted_row
+from tests.vision.photo_fixtures import faces, tilted_row
 from vision.config import DEFAULT, TILE_ASPECT
 from vision.turn import rows_tilt, turn_to_rows
 from vision.types import Detection
 
 TILE_PX = DEFAULT.turn.tile_px
-
-
-def faces(image: np.ndarray) -> list[Detection]:
-    """Stand-in detector: the box around each light or red blob (a tile's face)."""
-    light = (image.max(axis=2) > 200).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(light)
-    return [
-        Detection((float(x), float(y), float(x + w), float(y + h)), 1.0)
-        for x, y, w, h, area in stats[1:n]
-        if area > 50
-    ]
 
 
 def test_rows_near_an_axis_are_read_as_they_lie() -> None:
