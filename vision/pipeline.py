@@ -20,6 +20,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol, TypeGuard, runtime_checkable
 
@@ -775,13 +776,12 @@ def hand_zoomed(
     if len(every) <= config.regions.hand_most or not chosen or _complete(picked, config):
         return picked  # one hand's photo, no hand, or a complete hand read with few doubts
     best: HandLook | None = None
+    standing = _standing(picked.reading)
     looks = HandLooks(image, picked, finder, readers, config)
     for look in (looks.plain, looks.turned):
         seen = look()
-        if seen is not None and _standing(seen[1]) < _standing(
-            picked.reading if best is None else best[1]
-        ):
-            best = seen
+        if seen is not None and _standing(seen[1]) < standing:
+            best, standing = seen, _standing(seen[1])
     if best is None:
         return picked
     hand, reading = best
@@ -805,14 +805,28 @@ class HandLooks:
     readers: tuple[ClassifierFn, OrienterFn | None, StackerFn | None]
     config: VisionConfig = DEFAULT
 
+    @cached_property
+    def boxes(self) -> np.ndarray:
+        """Every tile's box."""
+        return np.array([r.detection.box for r in self.picked.every], float)
+
+    @cached_property
+    def area(self) -> tuple[int, int, int, int]:
+        """The part of the image both looks look at (`hand_area`)."""
+        hand = self.boxes[list(self.picked.chosen)]
+        return hand_area(hand, self.image.shape[:2], self.config.hand_zoom)
+
     def plain(self) -> HandLook | None:
         """The hand's tiles as the usual detector's look at its area boxes them, and their
         reading; None where it boxes no tile anew (the same tiles, read the same)."""
-        every, chosen, config = self.picked.every, self.picked.chosen, self.config
-        boxes = np.array([r.detection.box for r in every], float)
-        area = hand_area(boxes[list(chosen)], self.image.shape[:2], config.hand_zoom)
-        x1, y1, x2, y2 = area
-        found = in_photo(self.finder.first_look(self.image[y1:y2, x1:x2]), area)
+        every, chosen, config, boxes = (
+            self.picked.every,
+            self.picked.chosen,
+            self.config,
+            self.boxes,
+        )
+        x1, y1, x2, y2 = self.area
+        found = in_photo(self.finder.first_look(self.image[y1:y2, x1:x2]), self.area)
         fresh, kept = hand_boxes(found, boxes, chosen, config.hand_zoom)
         if not fresh:
             return None
@@ -831,8 +845,8 @@ class HandLooks:
         hand = [every[i].detection for i in chosen]
         if abs(rows_tilt(hand, config)) < config.hand_zoom.tilt:
             return None
-        boxes = np.array([r.detection.box for r in every], float)
-        x1, y1, x2, y2 = hand_area(boxes[list(chosen)], self.image.shape[:2], config.hand_zoom)
+        boxes = self.boxes
+        x1, y1, x2, y2 = self.area
         shift = np.array([x1, y1, x1, y1], float)
         local = [replace(d, box=_shifted(d.box, -shift)) for d in hand]
         turning = replace(config, turn=replace(config.turn, tilt=config.hand_zoom.tilt))
