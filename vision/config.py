@@ -377,6 +377,11 @@ class LayoutConfig:
     stack_size: float = 0.7
     #: how much of the smaller of two boxes their overlap covers when one tile is found twice
     duplicate_cover: float = 0.55
+    #: rows this far off the image's axes (radians) have their duplicates judged again by
+    #: where they lie along the row (`vision.layout.stacks.apart_in_rows`) ...
+    duplicate_untilt: float = math.radians(8)
+    #: ... a tile found twice has its boxes' centres closer than this share of the row's step
+    duplicate_step: float = 0.5
     #: the most upright tiles a hand row can hold (14, and a stray one)
     max_hand_row: int = 15
     #: a meld's claimed tile lies across the row, the widest of its tiles along it: the
@@ -442,6 +447,9 @@ class PipelineConfig:
     read_again_steps: int = 15000
     #: a tile's box this near the photo's edge (px) is cut by it: reported `partial`
     edge_px: float = 2.0
+    #: a hand read as no complete hand is read again without its faintest box, where that
+    #: box scores under this (most boxes on tiles score 0.8 and more)
+    faint: float = 0.7
 
 
 @dataclass(frozen=True)

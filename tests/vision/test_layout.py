@@ -1142,3 +1142,50 @@ def test_a_face_read_half_surely_along_the_row_marks_a_box_a_little_wide(
     frame = frame_for(np.array([r.detection.box for r in reads]), 0.0)
     marked = mark_sideways(reads, frame, [list(range(len(reads)))])
     assert [r.detection.sideways for r in marked] == [False, sideways, False, False, False, False]
+
+
+#: a concealed hand seen low and from one side (elevation 35°, the row 21° off the photo's
+#: axis): the boxes of a rendered table's hand as the detector found them, the tiles
+#: named as they are, each with its face's direction as the orienter read it
+SLANTED_ROW = [
+    ("2m", (52, 452, 183, 533), (0.43, -0.52)), ("2m", (83, 464, 222, 550), (0.54, -0.39)),
+    ("2m", (138, 482, 268, 563), (0.47, -0.3)), ("6m", (192, 497, 322, 579), (0.42, -0.34)),
+    ("7m", (250, 514, 365, 600), (0.54, -0.41)), ("8m", (304, 532, 420, 623), (0.42, -0.5)),
+    ("8m", (359, 549, 475, 646), (0.37, -0.34)), ("4p", (416, 562, 539, 672), (0.16, 0.07)),
+    ("5p", (479, 578, 595, 687), (0.0, 0.01)), ("6p", (541, 596, 664, 719), (0.31, -0.68)),
+    ("S", (610, 613, 726, 751), (0.22, -0.58)), ("S", (676, 643, 799, 781), (0.17, -0.55)),
+    ("S", (754, 668, 870, 807), (0.22, -0.4)), ("8m", (920, 713, 1023, 860), (0.05, -0.9)),
+]  # fmt: skip
+
+
+def _slanted_reads(extra: list[tuple[str, tuple, tuple]] = ()) -> list:
+    from scorer.tiles import INDEX
+    from vision.types import Detection, TileRead
+
+    return [
+        TileRead(Detection(box, 0.9), np.eye(43)[INDEX[code]], up=up)
+        for code, box, up in [*SLANTED_ROW, *extra]
+    ]
+
+
+def test_neighbours_in_a_slanted_row_are_not_one_tile_found_twice() -> None:
+    """In a row 21° off the axis, seen low, the first two tiles' boxes share 0.65 of the
+    smaller (one tile found twice shares more than `duplicate_cover` 0.55), yet their
+    centres lie 0.7 of the row's step apart along it: neighbours. The hand keeps its
+    three 2m and reads complete."""
+    layout = read_layout(_slanted_reads())
+    assert not [g for g in layout.groups if g.role == "extra"]
+    decoded = decode(_slanted_reads(), layout)
+    assert decoded.notation == "2226788m456pSSS8m"
+
+
+def test_a_tile_found_twice_in_a_slanted_row_is_still_one() -> None:
+    """A second box on the 6m, a tenth of its box's width along: the same tile found twice,
+    left out of the hand, which reads as before."""
+    from vision.pipeline import read_hand
+
+    box = SLANTED_ROW[3][1]
+    again = ("6m", (box[0] + 12, box[1] + 3, box[2] + 12, box[3] + 3), (0.42, -0.34))
+    _, layout, decoded = read_hand(_slanted_reads([again]))
+    assert [g.tiles for g in layout.groups if g.role == "extra"] == [[len(SLANTED_ROW)]]
+    assert decoded.notation == "2226788m456pSSS8m"

@@ -58,7 +58,7 @@ from vision.layout.kinds import top_class
 from vision.layout.kongs import concealed_kong, kongs_apart, tile_sides
 from vision.layout.melds import exposed_melds, melds_apart
 from vision.layout.slots import Cluster, row_slots, touching_runs
-from vision.layout.stacks import duplicates, put_back_stacked
+from vision.layout.stacks import apart_in_rows, duplicates, put_back_stacked
 from vision.notes import Note, note
 from vision.rows import Frame, find_rows, mark_sideways, tile_length
 from vision.types import Group, Layout, TileRead
@@ -129,6 +129,11 @@ def _rows_found(reads: list[TileRead], config: VisionConfig) -> Draft:
     live = [i for i in range(len(reads)) if i not in dups]
     length = tile_length(boxes[live])
     angle, frame, rows = find_rows(boxes, live, length, config.rows)
+    if (kept := apart_in_rows(dups, frame, rows, config.layout)) != dups:
+        dups = kept
+        live = [i for i in range(len(reads)) if i not in dups]
+        length = tile_length(boxes[live])
+        angle, frame, rows = find_rows(boxes, live, length, config.rows)
     top = [top_class(r) for r in reads]
     rotation = 90 if angle >= np.pi / 4 else 0
     return Draft(list(reads), frame, rows, length, angle, top, dups, rotation)

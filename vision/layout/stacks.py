@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.config import DEFAULT, LayoutConfig
-from vision.rows import Frame
+from vision.rows import Frame, extents_from_steps
 from vision.types import TileRead, marked
 
 
@@ -38,6 +38,40 @@ def duplicates(
         else:
             kept.append(i)
     return dups
+
+
+def apart_in_rows(
+    dups: dict[int, int], frame: Frame, rows: list[list[int]], config: LayoutConfig = DEFAULT.layout
+) -> dict[int, int]:
+    """The duplicates that lie one beside the other along their row are neighbours, not one
+    tile found twice: in a row at a slant, or seen low, the upright boxes of neighbours
+    overlap across their corners as much as a tile's two boxes do. One tile found twice
+    has its boxes' centres within `LayoutConfig.duplicate_step` of the row's usual step
+    (a tile's width there, whatever the boxes say) along the row: such a box stays a
+    duplicate, of the tile it overlapped or else of the row's tile it lies on. Returns
+    the duplicates left."""
+    if abs(_off_axis(frame.angle)) < config.duplicate_untilt:
+        return dict(dups)
+    steps = extents_from_steps(frame, rows).eu
+    known = [i for row in rows if len(row) >= 3 for i in row]
+    kept = {}
+    for d, k in dups.items():
+        if k not in known:
+            kept[d] = k
+            continue
+        on = min(
+            known, key=lambda i: float(np.hypot(frame.u[d] - frame.u[i], frame.v[d] - frame.v[i]))
+        )
+        for i in (k, on):
+            if abs(frame.u[d] - frame.u[i]) < config.duplicate_step * steps[i]:
+                kept[d] = i
+                break
+    return kept
+
+
+def _off_axis(angle: float) -> float:
+    """How far a direction (radians) lies from the nearest image axis."""
+    return float(angle - round(angle / (np.pi / 2)) * np.pi / 2)
 
 
 def put_back_stacked(
