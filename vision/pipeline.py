@@ -378,21 +378,49 @@ def pick_hand(
 ) -> tuple[tuple[int, ...], tuple[list[TileRead], Layout, Decoded]]:
     """The first of the hand's tries (`hand_tries`) that reads as a complete hand, else the
     one that reads as all but its kongs lying face down (which the person names) with the
-    fewest warnings (`_standing`; the first of equals), else the nearest candidate: its
+    fewest warnings (`_standing`; the first of equals), else the first try that reads
+    complete without its faintest box (`faint_spared`), else the nearest candidate: its
     tile indices and its reading (`read_hand`; `readings` holds those read before). A
     group that is whole only with a "kong" lying face down may be a wall's backs taken
     in; a complete hand needs no such guess. Of two such readings, one that leaves tiles
     out or sets none apart took in a pond's or a wall's tiles."""
     readings = readings or HandReadings(config)
     first = partial = None
-    for candidate in hand_tries(regions, config):
+    tries = hand_tries(regions, config)
+    for candidate in tries:
         reading = readings([reads[i] for i in candidate])
         if reading[2].hand is not None:
             return candidate, reading
         if _better_partial(reading, None if partial is None else partial[1]):
             partial = (candidate, reading)
         first = first or (candidate, reading)
-    return partial or first or ((), read_hand([], config))
+    if partial is not None:
+        return partial
+    for candidate in faint_spared(reads, tries, config):
+        reading = readings([reads[i] for i in candidate])
+        if reading[2].hand is not None:
+            return candidate, reading
+    return first or ((), read_hand([], config))
+
+
+def faint_spared(
+    reads: list[TileRead], tries: list[tuple[int, ...]], config: VisionConfig = DEFAULT
+) -> list[tuple[int, ...]]:
+    """The hand's tries each without its faintest box, where that box scores under
+    `PipelineConfig.faint`: a box the detector barely found across the gap between two
+    tiles (the hand's row and its flowers) is one too many, and the count of a hand's
+    tiles then tells it, as only a try that reads as a complete hand without it is
+    taken, and only where no try read as the rest of a hand (its kongs lying face
+    down). Tries without such a box, or read already, are left out."""
+    out: list[tuple[int, ...]] = []
+    for tiles in tries:
+        faint = min(tiles, key=lambda i: reads[i].detection.score, default=None)
+        if faint is None or reads[faint].detection.score >= config.pipeline.faint:
+            continue
+        spared = tuple(i for i in tiles if i != faint)
+        if spared not in tries and spared not in out:
+            out.append(spared)
+    return out
 
 
 def hand_tries(regions: Regions, config: VisionConfig = DEFAULT) -> list[tuple[int, ...]]:

@@ -963,3 +963,40 @@ def test_a_winning_tile_set_apart_at_an_angle_joins_the_hand(box, joins) -> None
     first = find_regions(_table_of([*faces, last])).candidates[0]
     assert (13 in first) is joins
     assert set(range(13)) <= set(first)
+
+
+#: a rendered table's hand (three flowers, then the concealed row and the winning tile set
+#: apart, rows 10° off the axis) as the detector boxed it, with a faint box (0.57) it
+#: found across the gap between the last flower and the row: (code, box, score, face)
+FAINT_BOX_IN_THE_GAP = [
+    ("1f", (96, 1146, 188, 1249), 0.94, (0.19, -0.65)), ("2f", (150, 1163, 253, 1260), 0.93, (0.15, -0.38)),
+    ("5f", (213, 1170, 310, 1273), 0.95, (-0.18, 0.75)), ("7p", (285, 1181, 361, 1273), 0.57, (0.04, 0.33)),
+    ("7p", (327, 1193, 419, 1290), 0.93, (0.25, -0.82)), ("6s", (391, 1210, 482, 1302), 0.95, (0.02, -0.01)),
+    ("5m", (453, 1217, 534, 1314), 0.95, (0.17, -0.78)), ("6s", (518, 1232, 594, 1323), 0.96, (0.02, -0.08)),
+    ("6s", (572, 1240, 654, 1337), 0.94, (0.14, -0.58)), ("7p", (636, 1253, 717, 1350), 0.96, (0.2, -0.89)),
+    ("7s", (701, 1257, 773, 1366), 0.96, (0.2, -0.96)), ("5m", (760, 1274, 836, 1371), 0.96, (0.15, -0.92)),
+    ("8s", (818, 1282, 899, 1384), 0.94, (0.03, -0.27)), ("6s", (883, 1296, 964, 1399), 0.96, (0.03, -0.32)),
+    ("7p", (944, 1310, 1030, 1413), 0.96, (0.12, -0.85)), ("5s", (1010, 1318, 1092, 1427), 0.9, (0.03, -0.36)),
+    ("5s", (1072, 1332, 1153, 1435), 0.94, (0.01, -0.32)), ("5m", (1196, 1356, 1277, 1459), 0.96, (0.02, -0.82)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("score", [0.57, 0.85])
+def test_a_faint_box_too_many_in_the_hand_is_left_out(score: float) -> None:
+    """With the faint box the hand holds a tile too many and reads as no hand; the try
+    without its faintest box reads complete, and the box is left with the other tiles.
+    A box the detector found surely (0.85) is no such box: nothing is left out then."""
+    tiles = [
+        (c, b, score if k == 3 else s, up) for k, (c, b, s, up) in enumerate(FAINT_BOX_IN_THE_GAP)
+    ]
+    reads = [TileRead(Detection(b, s), np.eye(43)[INDEX[c]], up=up) for c, b, s, up in tiles]
+    boxes = np.array([r.detection.box for r in reads])
+    every = tuple(range(len(reads)))
+    regions = Regions((Piece("hand", every),), (every,), boxes, np.zeros(len(reads), bool))
+    chosen, (_, layout, decoded) = pick_hand(reads, regions)
+    if score < 0.7:
+        assert 3 not in chosen and len(chosen) == len(reads) - 1
+        assert decoded.notation == "55m777p55666678s5m"
+        assert [len(g.tiles) for g in layout.groups if g.role == "flowers"] == [3]
+    else:
+        assert chosen == every and decoded.hand is None
