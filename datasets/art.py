@@ -60,6 +60,11 @@ APT_PACKAGES = (
     "fonts-lxgw-wenkai",
     "fonts-ipafont-mincho",
     "fonts-vlgothic",
+    "fonts-kouzan-mouhitsu",  # brush hands
+    "fonts-aoyagi-soseki",
+    "fonts-cns11643-kai",
+    "fonts-noto-cjk",
+    "fonts-yozvox-yozfont-edu",  # pen hand
     "fonts-cwtex-yen",  # the check fonts (fontfaces.CHECK_FONTS), never trained on
     "fonts-klee",
 )

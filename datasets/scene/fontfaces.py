@@ -4,8 +4,8 @@ The classifier fails most on tile sets whose writing it has not seen: one
 held-out set's 六 and 九, written small beside an index numeral, are read
 as each other, its 伍 (a formal 5) as 九, its framed 白 as 7p. The drawn
 styles of the art cache offer a handful of hands; the fonts installed with
-the art (`datasets.art.APT_PACKAGES`: kai, ming, hei, fangsong and
-Japanese mincho and gothic faces) write the
+the art (`datasets.art.APT_PACKAGES`: kai, ming, hei, fangsong, serif,
+Japanese mincho and gothic faces, brush and pen hands) write the
 same characters in other hands, sizes and layouts. Each `fontface_*` style
 is one font with one layout drawn from its name (numeral size and form,
 萬 or 万, a corner index, the frame of 白, ink colours); its dots and
@@ -46,6 +46,14 @@ FONTS: dict[str, tuple[str, int]] = {
     "wenkai": ("/usr/share/fonts/truetype/lxgw-wenkai/LXGWWenKai-Regular.ttf", 0),
     "ipamincho": ("/usr/share/fonts/opentype/ipafont-mincho/ipam.ttf", 0),  # Japanese
     "vlgothic": ("/usr/share/fonts/truetype/vlgothic/VL-Gothic-Regular.ttf", 0),
+    # brush and pen hands, as older and hand-painted sets write: six of them, so that
+    # each check font's drawn pips (its place among the stems, modulo len(DRAWN)) stay
+    "gyosho": ("/usr/share/fonts/truetype/kouzan-mouhitsu/kouzan-mouhitsu-gyosho.ttf", 0),
+    "mouhitsu": ("/usr/share/fonts/truetype/kouzan-mouhitsu/kouzan-mouhitsu.ttf", 0),
+    "soseki": ("/usr/share/fonts/truetype/aoyagi-soseki/aoyagi-soseki.ttf", 0),
+    "twkai": ("/usr/share/fonts/truetype/cns11643/TW-Kai-98_1.ttf", 0),  # Taiwan's standard kai
+    "serifbold": ("/usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc", 3),  # TC heavy serif
+    "yozpen": ("/usr/share/fonts/truetype/yozvox-yozfont/YOzRE_.ttf", 0),  # Japanese pen
 }
 #: fonts no training mix writes with: scenes in them are writing a run has never
 #: seen (`train_classifier --check-render`), to choose among checkpoints without

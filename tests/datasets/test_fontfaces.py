@@ -32,7 +32,20 @@ def test_every_font_style_is_a_whole_set_of_training_art() -> None:
         faces = style_faces(name)
         assert set(faces) == {c for c in CODES if c != BACK}
         assert all(f.shape == (FACE_H, FACE_W, 3) for f in faces.values())
+        for code in WRITTEN:  # a font lacking a glyph would draw nothing or a box
+            assert (faces[code].astype(int).sum(axis=2) < 500).mean() > 0.01, (name, code)
     assert set(fontfaces.DRAWN) <= set(TRAIN_STYLES)
+
+
+def test_the_check_fonts_keep_their_drawn_dots() -> None:
+    """A check style takes its dots and bamboos from the drawn set its place among the
+    fonts names; fonts added to training keep that place's set, so a check render made
+    before reads the same after and runs stay comparable."""
+    if not fontfaces.style_names(check=True):
+        pytest.skip("check fonts not installed: python -m datasets.art install")
+    for k, drawn in ((0, "xmj_dorothy"), (1, "kde_classic"), (5, "xmj_real")):
+        mine, theirs = style_faces(f"fontface_cwyen_{k}"), style_faces(drawn)
+        assert all(np.array_equal(mine[c], theirs[c]) for c in ("5p", "6s", "9s")), k
 
 
 def test_the_check_fonts_never_write_a_training_style() -> None:
