@@ -28,7 +28,7 @@ import numpy as np
 
 from scorer.hand import Meld, MeldKind
 from scorer.notation import format_meld
-from scorer.tiles import BACK, CODES, INDEX
+from scorer.tiles import BACK, BACK_INDEX, CODES, FLOWER_FIRST, INDEX
 from vision.config import DEFAULT, VisionConfig
 from vision.decode import Decoded, decode
 from vision.detect import unstretch
@@ -37,7 +37,7 @@ from vision.exemplars import parse_exemplars
 from vision.faint import faint_backs
 from vision.handzoom import hand_area, hand_boxes, in_photo
 from vision.layout import NOTHING_SET_APART, read_layout
-from vision.layout.kinds import code_of
+from vision.layout.kinds import code_of, top_class
 from vision.notes import Note, note
 from vision.photo import MAX_BYTES, load_photo
 from vision.regions import Piece, Regions, find_regions, shown_as, shown_copies
@@ -390,7 +390,7 @@ def pick_hand(
     for candidate in tries:
         reading = readings([reads[i] for i in candidate])
         if reading[2].hand is not None:
-            return candidate, reading
+            return with_flowers(reads, candidate, reading, tries, readings)
         if _better_partial(reading, None if partial is None else partial[1]):
             partial = (candidate, reading)
         first = first or (candidate, reading)
@@ -401,6 +401,35 @@ def pick_hand(
         if reading[2].hand is not None:
             return candidate, reading
     return first or ((), read_hand([], config))
+
+
+def with_flowers(
+    reads: list[TileRead],
+    chosen: tuple[int, ...],
+    reading: tuple[list[TileRead], Layout, Decoded],
+    tries: list[tuple[int, ...]],
+    readings: HandReadings,
+) -> tuple[tuple[int, ...], tuple[list[TileRead], Layout, Decoded]]:
+    """The hand read complete, or a later try holding all its tiles and more, those all
+    read as flowers, that reads as the same hand with more flowers and no more warnings:
+    flowers laid in line with a short concealed row (a pair, the rest melds in front of
+    it) are grouped apart from a hand that is whole without them."""
+    flowers = _flower_count(reading[1])
+    for tiles in tries:
+        more = set(tiles) - set(chosen)
+        if not more or len(more) + len(chosen) != len(tiles):
+            continue  # not a try holding the hand's tiles and more
+        if not all(FLOWER_FIRST <= top_class(reads[i]) < BACK_INDEX for i in more):
+            continue
+        wider = readings([reads[i] for i in tiles])
+        same = wider[2].notation == reading[2].notation
+        if same and _flower_count(wider[1]) > flowers and _standing(wider) <= _standing(reading):
+            chosen, reading, flowers = tiles, wider, _flower_count(wider[1])
+    return chosen, reading
+
+
+def _flower_count(layout: Layout) -> int:
+    return sum(len(g.tiles) for g in layout.groups if g.role == "flowers")
 
 
 def faint_spared(

@@ -1000,3 +1000,43 @@ def test_a_faint_box_too_many_in_the_hand_is_left_out(score: float) -> None:
         assert [len(g.tiles) for g in layout.groups if g.role == "flowers"] == [3]
     else:
         assert chosen == every and decoded.hand is None
+
+
+#: a rendered table's hand seen from above (tiles 30 px): four melds in front, the
+#: concealed pair and the winning tile behind them, the eight flowers in line with the
+#: pair; the boxes as the table detector found them: (code, box, face, in the first
+#: candidate `vision.regions` offered)
+FLOWERS_IN_LINE_WITH_THE_PAIR = [
+    ("1f", (46, 1075, 86, 1132), (0.02, -0.19), False), ("2f", (78, 1076, 118, 1130), (0.05, -0.49), False),
+    ("3f", (111, 1075, 151, 1129), (0.03, -0.48), False), ("4f", (142, 1076, 180, 1129), (0.04, -0.9), False),
+    ("5f", (174, 1074, 211, 1131), (-0.05, 0.25), False), ("6f", (207, 1074, 244, 1131), (0.06, -0.82), False),
+    ("7f", (237, 1083, 274, 1131), (0.01, 0.68), False), ("8f", (267, 1091, 305, 1130), (-0.01, 0.79), False),
+    ("9s", (333, 1088, 368, 1127), (0.0, -0.6), True), ("9s", (405, 1089, 438, 1127), (-0.01, -0.76), True),
+    ("2m", (410, 1166, 455, 1211), (0.56, 0.03), True), ("3m", (450, 1155, 488, 1212), (0.02, -0.98), True),
+    ("4m", (482, 1154, 520, 1211), (0.01, -0.99), True), ("6m", (524, 1152, 562, 1213), (-0.01, -0.97), True),
+    ("6m", (557, 1154, 594, 1211), (-0.01, -0.97), True), ("6m", (588, 1163, 636, 1213), (-0.73, -0.16), True),
+    ("6m", (645, 1161, 696, 1212), (-0.59, -0.04), True), ("7m", (686, 1154, 726, 1214), (-0.01, -0.98), True),
+    ("8m", (718, 1154, 757, 1211), (-0.01, -0.97), True), ("6s", (754, 1163, 811, 1211), (0.12, 0.04), True),
+    ("7s", (802, 1158, 844, 1214), (-0.03, -0.96), True), ("8s", (836, 1158, 876, 1215), (-0.03, -0.56), True),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("flower", ["1f", "5m"])
+def test_flowers_in_line_with_the_hand_are_counted(flower: str) -> None:
+    """The first candidate, the melds and the pair, reads complete without the flowers;
+    the next holds it and the eight flowers and reads as the same hand: that one is
+    the hand, its eight flowers counted. Where a tile of that row reads as a playing
+    tile (a pond's), the wider try is no hand's flowers and the first stands."""
+    tiles = [
+        (flower if k == 0 else c, b, up, first)
+        for k, (c, b, up, first) in enumerate(FLOWERS_IN_LINE_WITH_THE_PAIR)
+    ]
+    reads = [TileRead(Detection(b, 0.9), np.eye(43)[INDEX[c]], up=up) for c, b, up, _ in tiles]
+    first = tuple(k for k, t in enumerate(tiles) if t[3])
+    every = tuple(range(len(reads)))
+    boxes = np.array([r.detection.box for r in reads])
+    regions = Regions((Piece("hand", every),), (first, every), boxes, np.zeros(len(reads), bool))
+    chosen, (_, layout, decoded) = pick_hand(reads, regions)
+    assert decoded.notation == "[234m,1][666m,3][678m,1][678s,1]9s9s"
+    flowers = sum(len(g.tiles) for g in layout.groups if g.role == "flowers")
+    assert (chosen, flowers) == ((every, 8) if flower == "1f" else (first, 0))
