@@ -10,6 +10,7 @@ scenes there and trains. Run: `python -m datasets.gpu_bundle --out .gpu`.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -73,12 +74,16 @@ def pack_art(out: Path, cache: Path, fonts: bool = False) -> None:
             faces[code] = str(dst)
         entry["faces"] = faces
         styles[style] = entry
+    baked: dict[bytes, str] = {}  # a face drawn alike for several font styles, written once
     for style in fontfaces.style_names() if fonts else []:
         faces = {}
         for code, face in fontfaces.font_faces(style).items():
-            dst = Path("faces") / style / f"{code}.webp"
-            _webp(face, out / dst, FACE_QUALITY)
-            faces[code] = str(dst)
+            key = hashlib.sha1(face.tobytes()).digest()
+            if key not in baked:
+                dst = Path("faces") / style / f"{code}.webp"
+                _webp(face, out / dst, FACE_QUALITY)
+                baked[key] = str(dst)
+            faces[code] = baked[key]
         missing = [c for c in CODES if c != BACK and c not in faces]
         styles[style] = {"faces": faces, "missing": missing, "has_flowers": "1f" in faces,
                          "source": "baked from datasets.scene.fontfaces"}  # fmt: skip

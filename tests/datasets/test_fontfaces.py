@@ -91,6 +91,15 @@ def test_font_styles_baked_into_a_bundle_render_without_the_fonts(tmp_path, monk
     got = style_faces(NAMES[0], tmp_path)
     assert set(got) == set(want)
     assert np.abs(got["6m"].astype(int) - want["6m"].astype(int)).mean() < 3.0
+    # the dots two styles take from one drawn set are one file (the bundle stays small)
+    import json
+
+    styles = json.loads((tmp_path / "index.json").read_text())["styles"]
+    twin = f"fontface_{NAMES[0].split('_')[1]}_{len(fontfaces.DRAWN)}"
+    assert twin in styles and styles[twin]["faces"]["5p"] == styles[NAMES[0]]["faces"]["5p"]
+    assert (
+        np.abs(style_faces(twin, tmp_path)["5p"].astype(int) - want["5p"].astype(int)).mean() < 3.0
+    )
 
 
 def test_flowers_are_drawn_as_sets_print_them() -> None:
