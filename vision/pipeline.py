@@ -429,6 +429,7 @@ def with_flowers(
 
 
 def _flower_count(layout: Layout) -> int:
+    """How many tiles a layout counts as the hand's flowers."""
     return sum(len(g.tiles) for g in layout.groups if g.role == "flowers")
 
 
