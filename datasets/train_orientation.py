@@ -170,10 +170,11 @@ def predict(model: nn.Module, crops: np.ndarray) -> np.ndarray:
     return np.concatenate(out) if out else np.zeros((0, 4), np.float32)
 
 
-def start_model(init: str) -> OrientNet:
-    """A new network, or with `init` the exported orienter it continues: exactly its
-    function, its norms folded and kept frozen (`datasets.onnx_init`)."""
-    model = OrientNet()
+def start_model(init: str, classes: int = 4) -> OrientNet:
+    """A new network, or with `init` the exported model it continues (the orienter, or the
+    stacked-tile model with `classes` 2): exactly its function, its norms folded and kept
+    frozen (`datasets.onnx_init`)."""
+    model = OrientNet(classes=classes)
     if init:
         load_onnx_weights(model, Path(init))
         freeze_norms(model)

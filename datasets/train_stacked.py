@@ -14,7 +14,8 @@ and at the pair's whole extent, the two ways a detector boxes the pair
 negative, sideways ones four times as often as upright ones.
 Views are drawn half positive, half negative, each jittered, turned by a
 random quarter and changed in colour, blur, noise and JPEG.
-Run: `python -m datasets.train_stacked --renders DIR --out models/stacked.onnx --minutes 15`.
+Run: `python -m datasets.train_stacked --renders DIR --out models/stacked.onnx --minutes 15`
+(`--init models/stacked.onnx` continues the shipped model, its norms frozen).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from datasets.loader import stream
 from datasets.scene.hands import meld_tiles
 from datasets.timed import add_budget_options, train_for
 from datasets.train_classifier import _parallel, export_onnx
-from datasets.train_orientation import MARGIN, STORE, OrientNet, store_crop
+from datasets.train_orientation import MARGIN, STORE, start_model, store_crop
 from datasets.views import crop_warp, warp_crop
 from vision.classify import cut, to_input, widened
 from vision.config import DEFAULT
@@ -149,7 +150,7 @@ def train(args: argparse.Namespace) -> None:
         return torch.from_numpy(to_input(np.stack(views))), torch.from_numpy(labels[idx])
 
     batches = stream(make, args.workers, args.seed)
-    model = OrientNet(classes=2)  # the orientation model's net: position in the crop matters
+    model = start_model(args.init, classes=2)  # the orienter's net: position in the crop matters
 
     def loss(logits: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
         return F.cross_entropy(logits, y, label_smoothing=0.05)
@@ -176,6 +177,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--heldout", action="append", default=[], help="render folder to report on at the end"
     )
+    p.add_argument("--init", default="", help="exported stacked model to continue (default: new)")
     return p
 
 

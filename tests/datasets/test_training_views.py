@@ -221,6 +221,30 @@ def test_the_shipped_orienter_fine_tunes_from_exactly_its_exported_function() ->
     assert all(m.training for m in fresh)  # a new network's norms learn their statistics
 
 
+def test_the_stacked_model_continues_from_its_exported_file() -> None:
+    """`train_stacked --init stacked.onnx` continues the shipped stacked-tile model (a
+    retrain from scratch loses what it reads on built-in art): its probabilities are
+    the exported model's, its folded norms frozen."""
+    torch = pytest.importorskip("torch", reason="torch is a training extra")
+    pytest.importorskip("onnx", reason="onnx is a training extra")
+    import onnxruntime as ort
+
+    from datasets.train_orientation import predict, start_model
+    from datasets.train_stacked import parser
+    from vision.classify import softmax, to_input
+    from vision.detect import MODEL_DIR
+
+    path = MODEL_DIR / "stacked.onnx"
+    crops = (np.random.default_rng(3).random((6, 64, 64, 3)) * 255).astype(np.uint8)
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    want = softmax(session.run(None, {session.get_inputs()[0].name: to_input(crops)})[0])
+    args = parser().parse_args(["--renders", "R", "--init", str(path)])
+    model = start_model(args.init, classes=2)
+    np.testing.assert_allclose(predict(model, crops), want, atol=1e-4)
+    norms = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    assert norms and not any(m.training for m in norms)
+
+
 def _engraved_face() -> np.ndarray:
     """A light 64 px face with one dark stroke 6 px wide."""
     face = np.full((64, 64, 3), 230, np.uint8)
