@@ -196,10 +196,12 @@ def test_the_shipped_detector_fine_tunes_from_exactly_its_exported_function(
         load_folded(torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3)), path, torch.zeros(1, 3, 8, 8))
 
 
-def test_the_shipped_orienter_fine_tunes_from_exactly_its_exported_function() -> None:
-    """`train_orientation --init orientation.onnx` continues the shipped orienter: its
-    probabilities are the exported model's, and its progress check leaves the folded
-    norms frozen while the rest trains."""
+@pytest.mark.parametrize(("model", "classes"), [("orientation.onnx", 4), ("stacked.onnx", 2)])
+def test_a_crop_model_continues_from_its_exported_file(model: str, classes: int) -> None:
+    """`train_orientation --init orientation.onnx` continues the shipped orienter, and
+    `train_stacked --init stacked.onnx` the stacked-tile model (a retrain from scratch
+    loses what it reads on built-in art): the probabilities are the exported model's,
+    and the progress check leaves the folded norms frozen while the rest trains."""
     torch = pytest.importorskip("torch", reason="torch is a training extra")
     pytest.importorskip("onnx", reason="onnx is a training extra")
     import onnxruntime as ort
@@ -208,41 +210,17 @@ def test_the_shipped_orienter_fine_tunes_from_exactly_its_exported_function() ->
     from vision.classify import softmax, to_input
     from vision.detect import MODEL_DIR
 
-    path = MODEL_DIR / "orientation.onnx"
+    path = MODEL_DIR / model
     crops = (np.random.default_rng(2).random((6, 64, 64, 3)) * 255).astype(np.uint8)
     session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
     want = softmax(session.run(None, {session.get_inputs()[0].name: to_input(crops)})[0])
 
-    model = start_model(str(path))
-    np.testing.assert_allclose(predict(model, crops), want, atol=1e-4)
-    norms = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
-    assert model.training and not any(m.training for m in norms)
-    fresh = [m for m in start_model("").modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    model_ = start_model(str(path), classes=classes)
+    np.testing.assert_allclose(predict(model_, crops), want, atol=1e-4)
+    norms = [m for m in model_.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    assert model_.training and norms and not any(m.training for m in norms)
+    fresh = [m for m in start_model("", classes).modules() if isinstance(m, torch.nn.BatchNorm2d)]
     assert all(m.training for m in fresh)  # a new network's norms learn their statistics
-
-
-def test_the_stacked_model_continues_from_its_exported_file() -> None:
-    """`train_stacked --init stacked.onnx` continues the shipped stacked-tile model (a
-    retrain from scratch loses what it reads on built-in art): its probabilities are
-    the exported model's, its folded norms frozen."""
-    torch = pytest.importorskip("torch", reason="torch is a training extra")
-    pytest.importorskip("onnx", reason="onnx is a training extra")
-    import onnxruntime as ort
-
-    from datasets.train_orientation import predict, start_model
-    from datasets.train_stacked import parser
-    from vision.classify import softmax, to_input
-    from vision.detect import MODEL_DIR
-
-    path = MODEL_DIR / "stacked.onnx"
-    crops = (np.random.default_rng(3).random((6, 64, 64, 3)) * 255).astype(np.uint8)
-    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
-    want = softmax(session.run(None, {session.get_inputs()[0].name: to_input(crops)})[0])
-    args = parser().parse_args(["--renders", "R", "--init", str(path)])
-    model = start_model(args.init, classes=2)
-    np.testing.assert_allclose(predict(model, crops), want, atol=1e-4)
-    norms = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
-    assert norms and not any(m.training for m in norms)
 
 
 def _engraved_face() -> np.ndarray:
