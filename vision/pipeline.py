@@ -416,15 +416,15 @@ def with_flowers(
     it) are grouped apart from a hand that is whole without them."""
     flowers = _flower_count(reading[1])
     for tiles in tries:
-        more = set(tiles) - set(chosen)
-        if not more or len(more) + len(chosen) != len(tiles):
+        if not set(chosen) < set(tiles):
             continue  # not a try holding the hand's tiles and more
+        more = set(tiles) - set(chosen)
         if not all(FLOWER_FIRST <= top_class(reads[i]) < BACK_INDEX for i in more):
             continue
         wider = readings([reads[i] for i in tiles])
-        same = wider[2].notation == reading[2].notation
-        if same and _flower_count(wider[1]) > flowers and _standing(wider) <= _standing(reading):
-            chosen, reading, flowers = tiles, wider, _flower_count(wider[1])
+        same, counted = wider[2].notation == reading[2].notation, _flower_count(wider[1])
+        if same and counted > flowers and _standing(wider) <= _standing(reading):
+            chosen, reading, flowers = tiles, wider, counted
     return chosen, reading
 
 
@@ -877,15 +877,10 @@ class HandLooks:
     def plain(self) -> HandLook | None:
         """The hand's tiles as the usual detector's look at its area boxes them, and their
         reading; None where it boxes no tile anew (the same tiles, read the same)."""
-        every, chosen, config, boxes = (
-            self.picked.every,
-            self.picked.chosen,
-            self.config,
-            self.boxes,
-        )
+        every, chosen, config = self.picked.every, self.picked.chosen, self.config
         x1, y1, x2, y2 = self.area
         found = in_photo(self.finder.first_look(self.image[y1:y2, x1:x2]), self.area)
-        fresh, kept = hand_boxes(found, boxes, chosen, config.hand_zoom)
+        fresh, kept = hand_boxes(found, self.boxes, chosen, config.hand_zoom)
         if not fresh:
             return None
         hand = _read_among(self.image, [every[j] for j in kept], fresh, self.readers, config)

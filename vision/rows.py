@@ -133,6 +133,11 @@ def extents_from_steps(frame: Frame, rows: list[list[int]]) -> Frame:
     return replace(frame, eu=eu, ev=ev)
 
 
+def off_axis(angle: float) -> float:
+    """How far a direction (radians) lies off the nearest image axis, in [-45°, 45°)."""
+    return float((angle + np.pi / 4) % (np.pi / 2) - np.pi / 4)
+
+
 def line_angle(frame: Frame, row: list[int]) -> float:
     """The angle of the line through a row's tile centres, against the frame's u axis.
 

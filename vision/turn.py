@@ -21,7 +21,7 @@ import numpy as np
 
 from vision.config import DEFAULT, VisionConfig
 from vision.detect import ious
-from vision.rows import tile_length, tile_rects
+from vision.rows import off_axis, tile_length, tile_rects
 from vision.types import Detection
 
 
@@ -86,7 +86,7 @@ def rows_tilt(detections: list[Detection], config: VisionConfig = DEFAULT) -> fl
     if len(detections) < 3:
         return 0.0
     angle, _, _ = tile_rects(np.array([d.box for d in detections], dtype=float), config.rows)
-    return float((np.degrees(angle) + 45) % 90 - 45)
+    return float(np.degrees(off_axis(angle)))
 
 
 def turn_to_rows(

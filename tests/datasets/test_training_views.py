@@ -196,8 +196,8 @@ def test_the_shipped_detector_fine_tunes_from_exactly_its_exported_function(
         load_folded(torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3)), path, torch.zeros(1, 3, 8, 8))
 
 
-@pytest.mark.parametrize(("model", "classes"), [("orientation.onnx", 4), ("stacked.onnx", 2)])
-def test_a_crop_model_continues_from_its_exported_file(model: str, classes: int) -> None:
+@pytest.mark.parametrize(("file", "classes"), [("orientation.onnx", 4), ("stacked.onnx", 2)])
+def test_a_crop_model_continues_from_its_exported_file(file: str, classes: int) -> None:
     """`train_orientation --init orientation.onnx` continues the shipped orienter, and
     `train_stacked --init stacked.onnx` the stacked-tile model (a retrain from scratch
     loses what it reads on built-in art): the probabilities are the exported model's,
@@ -210,15 +210,15 @@ def test_a_crop_model_continues_from_its_exported_file(model: str, classes: int)
     from vision.classify import softmax, to_input
     from vision.detect import MODEL_DIR
 
-    path = MODEL_DIR / model
+    path = MODEL_DIR / file
     crops = (np.random.default_rng(2).random((6, 64, 64, 3)) * 255).astype(np.uint8)
     session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
     want = softmax(session.run(None, {session.get_inputs()[0].name: to_input(crops)})[0])
 
-    model_ = start_model(str(path), classes=classes)
-    np.testing.assert_allclose(predict(model_, crops), want, atol=1e-4)
-    norms = [m for m in model_.modules() if isinstance(m, torch.nn.BatchNorm2d)]
-    assert model_.training and norms and not any(m.training for m in norms)
+    model = start_model(str(path), classes=classes)
+    np.testing.assert_allclose(predict(model, crops), want, atol=1e-4)
+    norms = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    assert model.training and norms and not any(m.training for m in norms)
     fresh = [m for m in start_model("", classes).modules() if isinstance(m, torch.nn.BatchNorm2d)]
     assert all(m.training for m in fresh)  # a new network's norms learn their statistics
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.config import DEFAULT, LayoutConfig
-from vision.rows import Frame, extents_from_steps
+from vision.rows import Frame, extents_from_steps, off_axis
 from vision.types import TileRead, marked
 
 
@@ -50,7 +50,7 @@ def apart_in_rows(
     (a tile's width there, whatever the boxes say) along the row: such a box stays a
     duplicate, of the tile it overlapped or else of the row's tile it lies on. Returns
     the duplicates left."""
-    if abs(_off_axis(frame.angle)) < config.duplicate_untilt:
+    if abs(off_axis(frame.angle)) < config.duplicate_untilt:
         return dict(dups)
     steps = extents_from_steps(frame, rows).eu
     known = [i for row in rows if len(row) >= 3 for i in row]
@@ -67,11 +67,6 @@ def apart_in_rows(
                 kept[d] = i
                 break
     return kept
-
-
-def _off_axis(angle: float) -> float:
-    """How far a direction (radians) lies from the nearest image axis."""
-    return float(angle - round(angle / (np.pi / 2)) * np.pi / 2)
 
 
 def put_back_stacked(
