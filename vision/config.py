@@ -280,6 +280,11 @@ class RegionsConfig:
     kong_reach: float = 1.5
     #: ... their centres this near (in tile heights) the line of the row's nearest tiles
     kong_line: float = 1 / 3
+    #: ... tiles read as flowers this surely not counted among those: flowers lie apart,
+    #: often in line with the wall in front of the hand
+    kong_flower: float = 0.5
+    #: ... and no more backs than a hand's four kongs lying face down show
+    kong_backs_most: int = 16
     #: a row of faces read as a pond or a hand pushed over whose mean flower probability is
     #: this much may be the hand's flowers of unfamiliar art (as `LayoutConfig.flower_surplus`)
     flowers_p: float = 0.1

@@ -559,37 +559,54 @@ def _row_behind(
 def _row_backs(
     members: list[int],
     down: np.ndarray,
-    boxes: np.ndarray,
+    table: _Table,
     stacks: np.ndarray,
     config: RegionsConfig = DEFAULT,
+    along: np.ndarray | None = None,
 ) -> list[int]:
     """Face-down tiles lying in a row of the hand (a concealed kong), even where they touch a
-    wall behind it: each centre about as high in the photo as one of the two tiles of the
-    hand nearest it (`RegionsConfig.kong_line`, in tile heights; a row seen at a slant
-    climbs across the photo, and a meld row in front of the concealed one lies lower),
-    lying flat (not on or under another, as a wall's tiles do: `stacked`), and reaching
-    to near the row's ends (`kong_reach`), the backs taken so far counting as the hand's
-    (a kong of four backs at its end, a little wider than the faces)."""
-    row = np.array(members)
-    cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
-    height = float(np.median(boxes[row, 3] - boxes[row, 1]))
-    width = float(np.median(boxes[row, 2] - boxes[row, 0]))
+    wall behind it: each centre in line with one of the two tiles of the hand nearest it
+    (`RegionsConfig.kong_line`, in tile heights, measured across the hand's rows, where
+    a row away counts twice as far as a tile along: a meld row in front of the
+    concealed one lies lower, and a kong at its end lies nearer the concealed row's
+    tiles than its own row's last face; a row seen at a slant climbs across the photo,
+    and the wall in front of it, its end beyond the row's, climbs level with the row's
+    far tiles), lying flat (not on or under another, as a wall's tiles do: `stacked`),
+    and reaching to near the row's ends (`kong_reach`), the backs taken so far counting
+    as the hand's (a kong of four backs at its end, a little wider than the faces); more
+    backs than four such kongs show (`kong_backs_most`) are a wall's, and none joins. Tiles read as flowers (`kong_flower`) are not the row's: laid apart, they
+    may line up with that wall too. `along`: the direction the hand's row runs in
+    (None: across the photo)."""
+    boxes = table.boxes
+    faces = [m for m in members if table.flowers[m] < config.kong_flower] or members
+    d = np.array([1.0, 0.0]) if along is None else along
+    n = np.array([-d[1], d[0]])
+    centre = np.stack([boxes[:, 0] + boxes[:, 2], boxes[:, 1] + boxes[:, 3]], axis=1) / 2
+    u, v = centre @ d, centre @ n
+    w, h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
+    half_u = (abs(d[0]) * w + abs(d[1]) * h) / 2
+    row = np.array(faces)
+    height = float(np.median(abs(n[0]) * w[row] + abs(n[1]) * h[row]))
+    width = float(np.median(2 * half_u[row]))
     taken = set(members)
     flat = [i for i in np.nonzero(down & ~stacks)[0].tolist() if i not in taken]
+    reach, line = config.kong_reach * width, config.kong_line * height
     out: list[int] = []
     while True:
-        reach = config.kong_reach * width
-        x1, x2 = boxes[row, 0].min() - reach, boxes[row, 2].max() + reach
+        x1, x2 = (u - half_u)[row].min() - reach, (u + half_u)[row].max() + reach
         more = []
         for i in flat:
-            if i in out or boxes[i, 2] < x1 or boxes[i, 0] > x2:
+            if i in out or u[i] + half_u[i] < x1 or u[i] - half_u[i] > x2:
                 continue
-            nearest = row[np.argsort(np.hypot(cx[row] - cx[i], cy[row] - cy[i]))[:2]]
-            if np.min(np.abs(cy[nearest] - cy[i])) < config.kong_line * height:
+            # the nearest two, a row away counting as twice as far as a tile along
+            nearest = row[np.argsort(np.hypot(u[row] - u[i], 2 * (v[row] - v[i])))[:2]]
+            if np.min(np.abs(v[nearest] - v[i])) < line:
                 more.append(i)
         if not more:
             return out
         out += more
+        if len(out) > config.kong_backs_most:
+            return []  # a wall's backs, come upon along the row's line
         row = np.concatenate([row, more])
 
 
@@ -604,9 +621,20 @@ def _with_kongs(
     which tiles lie face down, which on or under another), and what lies beyond each (a
     meld, a second kong, the flowers at the row's end), grown past it in turn."""
     down, stacks = backs
-    while kongs := _row_backs(members, down, table.boxes, stacks, config):
+    while kongs := _row_backs(
+        members, down, table, stacks, config, _hand_row(members, pieces, table)
+    ):
         members = _grow(Piece("hand", tuple(members + kongs)), pieces, table, config)
     return members
+
+
+def _hand_row(members: list[int], pieces: list[Piece], table: _Table) -> np.ndarray | None:
+    """The direction of the longest row of upright faces among a candidate's tiles (`_along`):
+    the hand's own row, not a pond's tiles taken in beside it."""
+    taken = set(members)
+    rows = [p for p in pieces if p.kind == "hand" and taken.issuperset(p.tiles)]
+    longest = max(rows, key=lambda p: len(p.tiles), default=None)
+    return None if longest is None else _along(longest.tiles, table.boxes)
 
 
 def find_regions(reads: list[TileRead], config: RegionsConfig = DEFAULT) -> Regions:

@@ -19,6 +19,7 @@ from datasets.scene.tablescene import OTHER_GROUPS
 from scorer.notation import parse_hand
 from scorer.tiles import CODES, INDEX
 from tests.vision.table_fixtures import in_view, table, true_read
+from vision.config import DEFAULT
 from vision.pipeline import NO_HAND_AMONG, assemble, fourth_tile_seen, pick_hand, result_json
 from vision.regions import SHOWN, Piece, Regions, find_regions, pieces_of
 from vision.types import Detection, TileRead
@@ -529,6 +530,80 @@ def test_flowers_beyond_a_kong_at_the_rows_end_join_the_hand() -> None:
     backs = [TileRead(Detection(b, 0.9), np.eye(43)[42], chosen="back") for b in kong + wall]
     first = find_regions(faces + backs).candidates[0]
     assert first == tuple(range(17))
+
+
+def test_the_wall_in_front_of_a_slanted_hand_is_not_its_kong() -> None:
+    """A rendered table seen at 14 degrees (D3 8_000106, its boxes): the hand's row
+    climbs across the photo, its concealed kong lies in front with two faces up, and
+    the wall in front of the hand reaches beyond the row's end at the height of its
+    far tiles. Measured across the row, not up the photo, the wall's backs lie a
+    tile deep behind it: the hand is read whole, the wall left out (`_row_backs`)."""
+    flower = [("1f", (460, 661, 525, 725))]
+    row = [("3m", (527, 691, 587, 751)), ("4m", (563, 703, 620, 759)),
+           ("5m", (600, 711, 654, 772)), ("5p", (636, 721, 689, 781)),
+           ("6p", (673, 729, 723, 793)), ("6p", (711, 742, 761, 803)),
+           ("6p", (751, 753, 801, 813)), ("4s", (792, 766, 840, 826)),
+           ("5s", (826, 777, 877, 838)), ("6s", (868, 786, 916, 850)),
+           ("7p", (937, 809, 988, 873))]  # fmt: skip
+    kong_faces = [("9m", (617, 777, 677, 849)), ("9m", (656, 790, 716, 862))]
+    kong_backs = [(579, 767, 643, 839), (694, 801, 748, 873)]
+    wall = [(548, 640, 605, 704), (583, 648, 640, 716), (618, 659, 668, 723),
+            (656, 667, 706, 735), (689, 675, 743, 747), (727, 688, 778, 756),
+            (763, 699, 813, 767), (802, 707, 850, 779), (838, 717, 886, 789),
+            (877, 732, 924, 800), (913, 742, 961, 810), (951, 750, 1002, 822),
+            (989, 763, 1037, 831), (1028, 771, 1076, 844)]  # fmt: skip
+    faces = [
+        TileRead(Detection(b, 0.9), np.eye(43)[INDEX[code]], up=(0.25, -0.9))
+        for code, b in flower + row + kong_faces
+    ]
+    backs = [TileRead(Detection(b, 0.9), np.eye(43)[42], chosen="back") for b in kong_backs + wall]
+    reads = faces + backs
+    first = find_regions(reads).candidates[0]
+    assert first == tuple(range(16))
+    _, (_, _, decoded) = pick_hand(reads, find_regions(reads))
+    assert decoded.notation == "[9999m]345m5666p456s7p"
+
+
+def test_a_kong_in_front_beside_the_melds_joins_the_hand() -> None:
+    """A rendered table seen from a seat (H3 3_000077, its boxes): a concealed kong lying
+    face down continues the meld row in front of the concealed one. Its first back lies
+    nearer two tiles of the concealed row behind it than the meld row's last tile
+    beside it; a row away counts as twice as far, and the kong joins the hand's rows
+    (`_row_backs`)."""
+    faces = [("5f", (183, 886, 274, 1017)), ("7f", (251, 883, 342, 992)),
+             ("8f", (317, 860, 408, 976)), ("4m", (218, 756, 295, 859)),
+             ("5m", (277, 746, 358, 849)), ("6m", (347, 748, 439, 834)),
+             ("1m", (195, 666, 262, 775)), ("1m", (253, 656, 321, 759)),
+             ("1m", (312, 645, 380, 742)), ("9p", (361, 638, 442, 735)),
+             ("9p", (417, 624, 498, 721)), ("5s", (470, 621, 556, 712)),
+             ("5s", (527, 607, 609, 698)), ("9p", (608, 588, 705, 685))]  # fmt: skip
+    kong = [(444, 710, 530, 813), (504, 699, 590, 796), (561, 688, 652, 785),
+            (616, 676, 708, 779)]  # fmt: skip
+    from vision.regions import _row_backs, _Table
+
+    boxes = np.array([b for _, b in faces] + kong, float)
+    down = np.arange(len(boxes)) >= len(faces)
+    flowers = np.array([code.endswith("f") for code, _ in faces] + [False] * 4, float)
+    table = _Table.of(boxes, flowers, down, DEFAULT.regions)
+    along = np.array([0.983, -0.185])  # the concealed row's direction
+    members, flat = list(range(len(faces))), np.zeros(len(boxes), bool)
+    backs = _row_backs(members, down, table, flat, along=along)
+    assert sorted(backs) == list(range(len(faces), len(boxes)))
+
+
+def test_a_wall_in_line_with_the_hands_row_is_no_kong() -> None:
+    """Backs lying on from the row's end, more than four kongs lying face down show, are
+    a wall seen end on, not the hand's kongs: none joins (`kong_backs_most`); four join."""
+    from vision.regions import _row_backs, _Table
+
+    def backs_joined(n: int) -> list[int]:
+        boxes = np.array([(50 * k, 500, 50 * k + 48, 570) for k in range(10 + n)], float)
+        down = np.arange(len(boxes)) >= 10
+        table = _Table.of(boxes, np.zeros(len(boxes)), down, DEFAULT.regions)
+        return _row_backs(list(range(10)), down, table, np.zeros(len(boxes), bool))
+
+    assert sorted(backs_joined(4)) == [10, 11, 12, 13]
+    assert backs_joined(DEFAULT.regions.kong_backs_most + 1) == []
 
 
 @pytest.mark.parametrize("moved", [230, 300])
