@@ -93,12 +93,16 @@ class Scene:
     meta: dict
 
 
-def make_layout(rng: np.random.Generator, kind: str, faces: dict[str, np.ndarray]) -> Layout:
+def make_layout(
+    rng: np.random.Generator, kind: str, faces: dict[str, np.ndarray], hands: str = "plain"
+) -> Layout:
+    """The tiles of one scene; `hands` "promoted" gives the winner's hand the promoted
+    kongs' mix (`datasets.scene.hands.KONG_SHARES`) at a table too."""
     available = set(faces)
     if kind == "table":
-        return table_layout(rng, available)
+        return table_layout(rng, available, hands)
     if kind in ("hand", "promoted"):
-        hand = random_hand(rng, available, "promoted" if kind == "promoted" else "plain")
+        hand = random_hand(rng, available, "promoted" if kind == "promoted" else hands)
         return hand_layout(rng, hand, random_flowers(rng, available))
     return LAYOUTS[kind](rng, sorted(available))
 
@@ -283,6 +287,7 @@ def render_scene(
     art_variation: bool = True,
     red_fives: float = 0.0,
     small_art: float = 0.0,
+    hands: str = "plain",
 ) -> Scene:
     """One picture and its labels.
 
@@ -293,13 +298,14 @@ def render_scene(
     `datasets.scene.artvary`); the rest of the scene stays the same. `red_fives` is the
     chance that the set prints its fives in red (they are labelled 5 all the same);
     `small_art` the chance that it draws its art small on a wide face
-    (`datasets.scene.artvary.small_art_of`).
+    (`datasets.scene.artvary.small_art_of`); `hands` the winner's hand mix
+    (`make_layout`).
     """
     faces = style_faces(style, cache)
     if layout is None:
         if kind == "mixed":
             kind = str(rng.choice(list(MIXED_P), p=list(MIXED_P.values())))
-        layout = make_layout(rng, kind, faces)
+        layout = make_layout(rng, kind, faces, hands)
         width, height = _frame_size(rng, size, layout)
         if kind == "table":  # the camera player's own seat: the table turns only a little
             camera = camera or table_camera(rng)
@@ -516,12 +522,12 @@ def scene_rng(seed: int, index: int) -> np.random.Generator:
 
 def render_one(args: tuple) -> str:
     """Render and write scene `index` (a worker's unit of work); returns its stem."""
-    index, seed, styles, size, kind, out, cache, vary, red_fives, small_art = args
+    index, seed, styles, size, kind, out, cache, vary, red_fives, small_art, hands = args
     rng = scene_rng(seed, index)
     style = styles[int(rng.integers(len(styles)))]
     scene = render_scene(
         rng, style, size, kind, Path(cache), art_variation=vary, red_fives=red_fives,
-        small_art=small_art,
+        small_art=small_art, hands=hands,
     )  # fmt: skip
     stem = f"{seed}_{index:06d}"
     out = Path(out)
@@ -568,6 +574,12 @@ def main(argv: list[str] | None = None) -> int:
         default=0.0,
         help="chance that a scene's set draws its art small, with a wide plain margin (0-1)",
     )
+    ap.add_argument(
+        "--hands",
+        choices=("plain", "promoted"),
+        default="plain",
+        help="the winner's hand mix: promoted makes most exposed kongs promoted ones",
+    )
     args = ap.parse_args(argv)
     shares_ok = 0 <= args.red_fives <= 1 and 0 <= args.small_art <= 1
     if args.count < 1 or args.size < 64 or args.workers < 1 or not shares_ok:
@@ -602,6 +614,7 @@ def main(argv: list[str] | None = None) -> int:
             args.art_variation,
             args.red_fives,
             args.small_art,
+            args.hands,
         )
         for i in range(args.start, args.start + args.count)
     ]

@@ -11,7 +11,11 @@ promoted`, hands whose exposed pungs are mostly promoted kongs): the tile
 lying on another (`stacked` in the meta) is a positive, cut at its own box
 and at the pair's whole extent, the two ways a detector boxes the pair
 (`meld_tiles` with `pairs`); every other tile of an exposed meld is a
-negative, sideways ones four times as often as upright ones.
+negative, sideways ones four times as often as upright ones. With
+`--detector-boxes DIR` the scenes of DIR are also cut where the run-time
+detector boxes them, each box labelled as the meld tile it covers (IoU
+`MIN_IOU`): at a table the detector's box of a pair is neither the top
+tile's nor the pair's whole extent, and the model must read it as found.
 Views are drawn half positive, half negative, each jittered, turned by a
 random quarter and changed in colour, blur, noise and JPEG.
 Run: `python -m datasets.train_stacked --renders DIR --out models/stacked.onnx --minutes 15`
@@ -30,6 +34,7 @@ import torch
 import torch.nn.functional as F
 
 from datasets.augment import photometric
+from datasets.detector_crops import MIN_IOU, iou
 from datasets.loader import stream
 from datasets.scene.hands import meld_tiles
 from datasets.timed import add_budget_options, train_for
@@ -42,14 +47,50 @@ from vision.config import DEFAULT
 #: how often an upright meld tile is drawn as a negative, against a sideways one
 UPRIGHT_WEIGHT = 0.25
 
+_DETECTOR: list = []  # the run-time detector, made once per worker process
 
-def _scene_crops(meta_path: Path) -> tuple[list[np.ndarray], list[int], list[float], list[tuple]]:
-    """Stored crops (of the widened boxes), labels, sampling weights and widened sizes."""
+
+def _found_boxes(img: np.ndarray) -> np.ndarray:
+    """The run-time detector's boxes (N,4) of a photo, as the reader first looks at it."""
+    if not _DETECTOR:
+        from vision.detect import Detector
+
+        _DETECTOR.append(Detector())
+    found, _ = _DETECTOR[0].look(img)
+    return np.array([d.box for d in found], np.float64).reshape(-1, 4)
+
+
+def _as_found(
+    img: np.ndarray, tiles: list[tuple[tuple[float, ...], int, bool]]
+) -> list[tuple[tuple[float, ...], int, bool]]:
+    """(box, label, sideways) at each detector box covering a meld tile (`meld_tiles`):
+    the label of the labelled box it overlaps most, at least `MIN_IOU`."""
+    if not tiles:
+        return []
+    found = _found_boxes(img)
+    if not len(found):
+        return []
+    overlap = iou(found, np.array([t[0] for t in tiles], np.float64))
+    best = overlap.argmax(1)
+    return [
+        (tuple(float(v) for v in found[i]), tiles[j][1], tiles[j][2])
+        for i, j in enumerate(best)
+        if overlap[i, j] >= MIN_IOU
+    ]
+
+
+def _scene_crops(
+    job: tuple[Path, bool],
+) -> tuple[list[np.ndarray], list[int], list[float], list[tuple]]:
+    """Stored crops (of the widened boxes), labels, sampling weights and widened sizes;
+    with the job's flag also at the detector's boxes (`_as_found`)."""
+    meta_path, found = job
     img = cv2.imread(str(meta_path.parent.parent / "images" / (meta_path.stem + ".jpg")))
     if img is None:
         return [], [], [], []
     crops, labels, weights, sizes = [], [], [], []
-    for box, label, sideways in meld_tiles(json.loads(meta_path.read_text()), pairs=True):
+    tiles = meld_tiles(json.loads(meta_path.read_text()), pairs=True)
+    for box, label, sideways in tiles + (_as_found(img, tiles) if found else []):
         wide = widened(box, DEFAULT.stacked.margin)
         crops.append(store_crop(img, wide))
         labels.append(label)
@@ -58,13 +99,14 @@ def _scene_crops(meta_path: Path) -> tuple[list[np.ndarray], list[int], list[flo
     return crops, labels, weights, sizes
 
 
-def load(roots: list[Path], workers: int) -> tuple[np.ndarray, ...]:
-    """Stored crops, labels, weights, sizes and scene ids of every rendered scene."""
-    metas = [m for r in roots for m in sorted((r / "meta").glob("*.json"))]
-    if not metas:
+def load(roots: list[Path], workers: int, found: tuple[Path, ...] = ()) -> tuple[np.ndarray, ...]:
+    """Stored crops, labels, weights, sizes and scene ids of every rendered scene; the
+    scenes under `found` also cut at the detector's boxes."""
+    jobs = [(m, r in found) for r in roots for m in sorted((r / "meta").glob("*.json"))]
+    if not jobs:
         raise SystemExit(f"no rendered scenes (meta/*.json) under {', '.join(map(str, roots))}")
     crops, labels, weights, sizes, scene = [], [], [], [], []
-    for i, (c, lab, w, s) in enumerate(_parallel(_scene_crops, metas, workers, "crops")):
+    for i, (c, lab, w, s) in enumerate(_parallel(_scene_crops, jobs, workers, "crops")):
         crops += c
         labels += lab
         weights += w
@@ -130,7 +172,9 @@ def report(name: str, p: np.ndarray, labels: np.ndarray, sideways: np.ndarray) -
 def train(args: argparse.Namespace) -> None:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    crops, labels, weights, sizes, scene = load([Path(r) for r in args.renders], args.workers)
+    found = tuple(Path(r) for r in args.detector_boxes)
+    roots = [Path(r) for r in args.renders] + [r for r in found if str(r) not in args.renders]
+    crops, labels, weights, sizes, scene = load(roots, args.workers, found)
     check = scene % 20 == 0
     print(
         f"crops: {len(crops)} ({int(labels.sum())} stacked), {int(check.sum())} to check",
@@ -178,6 +222,12 @@ def parser() -> argparse.ArgumentParser:
         "--heldout", action="append", default=[], help="render folder to report on at the end"
     )
     p.add_argument("--init", default="", help="exported stacked model to continue (default: new)")
+    p.add_argument(
+        "--detector-boxes",
+        action="append",
+        default=[],
+        help="rendered scenes also cut at the run-time detector's boxes (repeatable)",
+    )
     return p
 
 

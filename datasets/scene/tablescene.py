@@ -74,9 +74,9 @@ def _place(code: str, u: float, v: float, seat: int, group: str, **kw) -> Placem
     return Placement(code, x, y, angle, group=group, seat=seat, **kw)
 
 
-def _winner(rng: np.random.Generator, available: set[str], pool: _Pool) -> Layout:
+def _winner(rng: np.random.Generator, available: set[str], pool: _Pool, mix: str) -> Layout:
     """The winner's laid-down hand at the near edge, its tiles taken from the pool."""
-    hand = random_hand(rng, available)
+    hand = random_hand(rng, available, mix)
     layout = hand_layout(rng, hand, random_flowers(rng, available))
     for t in layout.tiles:
         if t.true_code not in FLOWERS:
@@ -215,10 +215,11 @@ def _meld(rng: np.random.Generator, pool: _Pool) -> Meld | None:
     return Meld(MeldKind.PUNG, CODES.index(code), 1)
 
 
-def table_layout(rng: np.random.Generator, available: set[str]) -> Layout:
-    """A whole table with the camera player's winning hand laid down."""
+def table_layout(rng: np.random.Generator, available: set[str], mix: str = "plain") -> Layout:
+    """A whole table with the camera player's winning hand laid down (`mix`: its hand
+    mix, `datasets.scene.hands.random_hand`)."""
     pool = _Pool(rng, available)
-    layout = _winner(rng, available, pool)
+    layout = _winner(rng, available, pool, mix)
     winning = CODES[layout.winning] if layout.winning is not None else None
     tiles = layout.tiles
     forced = _last_copies(rng, pool, winning)

@@ -46,6 +46,18 @@ def test_the_fourth_tile_flag_counts_the_copies_shown(seed: int) -> None:
     assert layout.fourth_tile == (shown >= 3)
 
 
+def test_a_table_of_promoted_hands_shows_promoted_kongs() -> None:
+    """`render --kind table --hands promoted` (training the stacked-tile model at a
+    table's scale): the winner lays tiles on claimed ones far more often than in play."""
+
+    def stacked(mix: str) -> int:
+        tables = [table_layout(np.random.default_rng(s), KINDS, mix) for s in range(30)]
+        return sum(1 for t in tables for p in t.tiles if p.level and p.group.startswith("meld"))
+
+    promoted, plain = stacked("promoted"), stacked("plain")
+    assert promoted >= 10 and promoted >= 4 * plain
+
+
 def test_some_tables_make_the_winning_tile_the_last_of_its_kind() -> None:
     flags = [table_layout(np.random.default_rng(s), KINDS).fourth_tile for s in range(40)]
     assert 5 <= sum(flags) <= 30

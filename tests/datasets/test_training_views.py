@@ -223,6 +223,22 @@ def test_a_crop_model_continues_from_its_exported_file(file: str, classes: int) 
     assert all(m.training for m in fresh)  # a new network's norms learn their statistics
 
 
+def test_stacked_crops_at_the_detectors_boxes_take_the_label_beneath(monkeypatch) -> None:
+    """`train_stacked --detector-boxes`: the detector boxes a promoted kong's pair as
+    neither label box, so its own boxes are cut too, each labelled as the meld tile it
+    overlaps most (IoU 0.5); a box on no meld tile is left out."""
+    pytest.importorskip("torch", reason="torch is a training extra")
+    from datasets import train_stacked
+
+    pair, single = (100.0, 50.0, 160.0, 110.0), (170.0, 60.0, 210.0, 115.0)
+    found = np.array([[98, 48, 163, 114], [171, 61, 209, 116], [400, 400, 440, 450]], float)
+    monkeypatch.setattr(train_stacked, "_found_boxes", lambda img: found)
+    image = np.zeros((500, 500, 3), np.uint8)
+    out = train_stacked._as_found(image, [(pair, 1, True), (single, 0, False)])
+    assert [(label, side) for _, label, side in out] == [(1, True), (0, False)]
+    assert [tuple(box) for box, *_ in out] == [tuple(found[0]), tuple(found[1])]
+
+
 def _engraved_face() -> np.ndarray:
     """A light 64 px face with one dark stroke 6 px wide."""
     face = np.full((64, 64, 3), 230, np.uint8)
