@@ -1144,6 +1144,33 @@ def test_a_face_read_half_surely_along_the_row_marks_a_box_a_little_wide(
     assert [r.detection.sideways for r in marked] == [False, sideways, False, False, False, False]
 
 
+@pytest.mark.parametrize(("across", "sideways"), [(0.65, True), (0.75, False)])
+def test_a_face_read_across_the_row_keeps_a_clearly_wide_box_upright_only_when_sure(
+    across: float, sideways: bool
+) -> None:
+    """A rendered table's hand (D3 8_000128, its boxes as found): the claimed 3m of
+    [123m,3] lies sideways, its box a third wider for its length than its neighbours'
+    and shifted off their line, but the orienter reads its face pointing across the row
+    at 0.65. Only a face read across more surely than `RowsConfig.face_across_sure`
+    (0.7) keeps such a box upright; at 0.6 this meld read as concealed tiles."""
+    from scorer.tiles import INDEX
+    from vision.rows import frame_for, mark_sideways
+    from vision.types import Detection, TileRead
+
+    boxes = [(377, 1057, 458, 1166), (448, 1051, 525, 1154), (553, 1065, 634, 1147),
+             (635, 1038, 699, 1135), (695, 1031, 763, 1134), (785, 1021, 849, 1123),
+             (844, 1017, 912, 1126)]  # fmt: skip
+    codes = ["4s", "4s", "3m", "1m", "2m", "2m", "3m"]
+    reads = [
+        TileRead(Detection(b, 0.9), np.eye(43)[INDEX[c]], up=(0.0, -0.9))
+        for c, b in zip(codes, boxes, strict=True)
+    ]
+    reads[2].up = (0.0, -across)
+    frame = frame_for(np.array(boxes, float), 0.0)
+    marked = mark_sideways(reads, frame, [list(range(len(reads)))])
+    assert [r.detection.sideways for r in marked] == [False, False, sideways] + [False] * 4
+
+
 #: a concealed hand seen low and from one side (elevation 35°, the row 21° off the photo's
 #: axis): the boxes of a rendered table's hand as the detector found them, the tiles
 #: named as they are, each with its face's direction as the orienter read it
