@@ -556,6 +556,17 @@ def _row_behind(
     return best
 
 
+def _row_frame(boxes: np.ndarray, along: np.ndarray | None) -> tuple[np.ndarray, ...]:
+    """Each box's centre along a row running in `along` (None: across the photo) and
+    across it, and its half-extent along and its extent across."""
+    d = np.array([1.0, 0.0]) if along is None else along
+    n = np.array([-d[1], d[0]])
+    centre = np.stack([boxes[:, 0] + boxes[:, 2], boxes[:, 1] + boxes[:, 3]], axis=1) / 2
+    w, h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
+    half = (abs(d[0]) * w + abs(d[1]) * h) / 2
+    return centre @ d, centre @ n, half, abs(n[0]) * w + abs(n[1]) * h
+
+
 def _row_backs(
     members: list[int],
     down: np.ndarray,
@@ -566,39 +577,32 @@ def _row_backs(
 ) -> list[int]:
     """Face-down tiles lying in a row of the hand (a concealed kong), even where they touch a
     wall behind it: each centre in line with one of the two tiles of the hand nearest it
-    (`RegionsConfig.kong_line`, in tile heights, measured across the hand's rows, where
-    a row away counts twice as far as a tile along: a meld row in front of the
-    concealed one lies lower, and a kong at its end lies nearer the concealed row's
-    tiles than its own row's last face; a row seen at a slant climbs across the photo,
-    and the wall in front of it, its end beyond the row's, climbs level with the row's
-    far tiles), lying flat (not on or under another, as a wall's tiles do: `stacked`),
-    and reaching to near the row's ends (`kong_reach`), the backs taken so far counting
-    as the hand's (a kong of four backs at its end, a little wider than the faces); more
-    backs than four such kongs show (`kong_backs_most`) are a wall's, and none joins. Tiles read as flowers (`kong_flower`) are not the row's: laid apart, they
-    may line up with that wall too. `along`: the direction the hand's row runs in
-    (None: across the photo)."""
-    boxes = table.boxes
-    faces = [m for m in members if table.flowers[m] < config.kong_flower] or members
-    d = np.array([1.0, 0.0]) if along is None else along
-    n = np.array([-d[1], d[0]])
-    centre = np.stack([boxes[:, 0] + boxes[:, 2], boxes[:, 1] + boxes[:, 3]], axis=1) / 2
-    u, v = centre @ d, centre @ n
-    w, h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
-    half_u = (abs(d[0]) * w + abs(d[1]) * h) / 2
-    row = np.array(faces)
-    height = float(np.median(abs(n[0]) * w[row] + abs(n[1]) * h[row]))
-    width = float(np.median(2 * half_u[row]))
+    (`RegionsConfig.kong_line`, in tile heights), lying flat (not on or under another,
+    as a wall's tiles do: `stacked`), and reaching to near the row's ends (`kong_reach`),
+    the backs taken so far counting as the hand's (a kong of four backs at its end, a
+    little wider than the faces).
+
+    In line is measured across the hand's row (`along`, None: across the photo), not up
+    the photo: a row seen at a slant climbs across it, and the wall in front of the
+    hand, its end beyond the row's, climbs level with the row's far tiles. Nearest
+    counts a row away as twice as far as a tile along: a kong continuing the meld row in
+    front of the concealed one lies nearer the concealed row's tiles than its own row's
+    last face. Tiles read as flowers (`kong_flower`) are no anchor: laid apart, they may
+    line up with the wall too. More backs than a hand's four kongs show
+    (`kong_backs_most`) are a wall's, and none joins."""
+    u, v, half, across = _row_frame(table.boxes, along)
+    row = np.array([m for m in members if table.flowers[m] < config.kong_flower] or members)
+    reach = config.kong_reach * float(np.median(2 * half[row]))
+    line = config.kong_line * float(np.median(across[row]))
     taken = set(members)
     flat = [i for i in np.nonzero(down & ~stacks)[0].tolist() if i not in taken]
-    reach, line = config.kong_reach * width, config.kong_line * height
     out: list[int] = []
     while True:
-        x1, x2 = (u - half_u)[row].min() - reach, (u + half_u)[row].max() + reach
+        x1, x2 = (u - half)[row].min() - reach, (u + half)[row].max() + reach
         more = []
         for i in flat:
-            if i in out or u[i] + half_u[i] < x1 or u[i] - half_u[i] > x2:
+            if i in out or u[i] + half[i] < x1 or u[i] - half[i] > x2:
                 continue
-            # the nearest two, a row away counting as twice as far as a tile along
             nearest = row[np.argsort(np.hypot(u[row] - u[i], 2 * (v[row] - v[i])))[:2]]
             if np.min(np.abs(v[nearest] - v[i])) < line:
                 more.append(i)
@@ -606,7 +610,7 @@ def _row_backs(
             return out
         out += more
         if len(out) > config.kong_backs_most:
-            return []  # a wall's backs, come upon along the row's line
+            return []
         row = np.concatenate([row, more])
 
 
