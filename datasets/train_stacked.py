@@ -173,7 +173,7 @@ def train(args: argparse.Namespace) -> None:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     found = tuple(Path(r) for r in args.detector_boxes)
-    roots = [Path(r) for r in args.renders] + [r for r in found if str(r) not in args.renders]
+    roots = list(dict.fromkeys([*(Path(r) for r in args.renders), *found]))
     crops, labels, weights, sizes, scene = load(roots, args.workers, found)
     check = scene % 20 == 0
     print(

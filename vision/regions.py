@@ -332,6 +332,17 @@ def _nearness(tiles: tuple[int, ...], boxes: np.ndarray) -> float:
     return float(boxes[list(tiles), 3].max())
 
 
+def _row_frame(boxes: np.ndarray, along: np.ndarray | None) -> tuple[np.ndarray, ...]:
+    """Each box's centre along a row running in `along` (None: across the photo) and
+    across it, and its half-extents along and across."""
+    d = np.array([1.0, 0.0]) if along is None else along
+    n = np.array([-d[1], d[0]])
+    centre = np.stack([boxes[:, 0] + boxes[:, 2], boxes[:, 1] + boxes[:, 3]], axis=1) / 2
+    w, h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
+    half_u, half_v = (abs(d[0]) * w + abs(d[1]) * h) / 2, (abs(n[0]) * w + abs(n[1]) * h) / 2
+    return centre @ d, centre @ n, half_u, half_v
+
+
 @dataclass(frozen=True)
 class Extent:
     """The span of a piece along the hand's row (x1-x2) and across it (y1-y2), in pixels,
@@ -352,12 +363,8 @@ class Extent:
         cls, tiles: list[int] | tuple[int, ...], boxes: np.ndarray, along: np.ndarray | None = None
     ) -> Extent:
         b = boxes[list(tiles)]
-        d = np.array([1.0, 0.0]) if along is None else along
-        n = np.array([-d[1], d[0]])
+        u, v, hu, hv = _row_frame(b, along)
         w, h = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
-        centre = np.stack([b[:, 0] + b[:, 2], b[:, 1] + b[:, 3]], axis=1) / 2
-        u, v = centre @ d, centre @ n
-        hu, hv = (abs(d[0]) * w + abs(d[1]) * h) / 2, (abs(n[0]) * w + abs(n[1]) * h) / 2
         size, scale = tile_width(b), float(np.median(np.sqrt(np.maximum(w * h, 0.0))))
         return cls((u - hu).min(), (v - hv).min(), (u + hu).max(), (v + hv).max(), size, scale)
 
@@ -556,17 +563,6 @@ def _row_behind(
     return best
 
 
-def _row_frame(boxes: np.ndarray, along: np.ndarray | None) -> tuple[np.ndarray, ...]:
-    """Each box's centre along a row running in `along` (None: across the photo) and
-    across it, and its half-extent along and its extent across."""
-    d = np.array([1.0, 0.0]) if along is None else along
-    n = np.array([-d[1], d[0]])
-    centre = np.stack([boxes[:, 0] + boxes[:, 2], boxes[:, 1] + boxes[:, 3]], axis=1) / 2
-    w, h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
-    half = (abs(d[0]) * w + abs(d[1]) * h) / 2
-    return centre @ d, centre @ n, half, abs(n[0]) * w + abs(n[1]) * h
-
-
 def _row_backs(
     members: list[int],
     down: np.ndarray,
@@ -590,10 +586,10 @@ def _row_backs(
     last face. Tiles read as flowers (`kong_flower`) are no anchor: laid apart, they may
     line up with the wall too. More backs than a hand's four kongs show
     (`kong_backs_most`) are a wall's, and none joins."""
-    u, v, half, across = _row_frame(table.boxes, along)
+    u, v, half, half_v = _row_frame(table.boxes, along)
     row = np.array([m for m in members if table.flowers[m] < config.kong_flower] or members)
     reach = config.kong_reach * float(np.median(2 * half[row]))
-    line = config.kong_line * float(np.median(across[row]))
+    line = config.kong_line * float(np.median(2 * half_v[row]))
     taken = set(members)
     flat = [i for i in np.nonzero(down & ~stacks)[0].tolist() if i not in taken]
     out: list[int] = []

@@ -125,15 +125,17 @@ def read_layout(reads: list[TileRead], config: VisionConfig = DEFAULT) -> Layout
 def _rows_found(reads: list[TileRead], config: VisionConfig) -> Draft:
     """The rows the tiles lie in, each box found twice counted once."""
     boxes = np.array([r.detection.box for r in reads], dtype=float)
-    dups = duplicates(reads, boxes, config.layout)
-    live = [i for i in range(len(reads)) if i not in dups]
-    length = tile_length(boxes[live])
-    angle, frame, rows = find_rows(boxes, live, length, config.rows)
-    if (kept := apart_in_rows(dups, frame, rows, config.layout)) != dups:
-        dups = kept
+
+    def rows_without(dups: dict[int, int]) -> tuple:
         live = [i for i in range(len(reads)) if i not in dups]
         length = tile_length(boxes[live])
-        angle, frame, rows = find_rows(boxes, live, length, config.rows)
+        return length, *find_rows(boxes, live, length, config.rows)
+
+    dups = duplicates(reads, boxes, config.layout)
+    length, angle, frame, rows = rows_without(dups)
+    if (kept := apart_in_rows(dups, frame, rows, config.layout)) != dups:
+        dups = kept
+        length, angle, frame, rows = rows_without(dups)
     top = [top_class(r) for r in reads]
     rotation = 90 if angle >= np.pi / 4 else 0
     return Draft(list(reads), frame, rows, length, angle, top, dups, rotation)
