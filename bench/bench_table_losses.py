@@ -42,7 +42,7 @@ PEAK_FLOOR = 0.1
 
 
 def miss_cause(box: np.ndarray, found: np.ndarray, peaks: np.ndarray, sure: np.ndarray) -> str:
-    """Why a labelled tile (`box`) no box found matches: `found` the boxes kept, `peaks`
+    """Why no box found matches a labelled tile (`box`): `found` the boxes kept, `peaks`
     every peak's box (no NMS) and `sure` whether each peak is over the threshold."""
     if len(found) and ious(box, found).max() >= 0.3:
         return "boxed loosely"
@@ -89,8 +89,13 @@ def _boxes(found: list[Detection]) -> np.ndarray:
 
 
 def _causes(
-    labels: list[dict], out: np.ndarray, scale: float, shape, det: Detector, setting: tuple
-):
+    labels: list[dict],
+    out: np.ndarray,
+    scale: float,
+    shape: tuple[int, int],
+    det: Detector,
+    setting: tuple[float, ...],
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """(group, cause) of each missed label and (group, kind) of each false box at the
     (threshold, NMS IoU) `setting`."""
     cfg, (threshold, nms_iou) = det.config, setting
