@@ -90,21 +90,16 @@ def _boxes(found: list[Detection]) -> np.ndarray:
 
 def _causes(
     labels: list[dict],
-    out: np.ndarray,
-    scale: float,
-    shape: tuple[int, int],
-    det: Detector,
-    setting: tuple[float, ...],
+    found: list[Detection],
+    pairs: list[tuple[int, int]],
+    peaks: list[Detection],
+    threshold: float,
 ) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-    """(group, cause) of each missed label and (group, kind) of each false box at the
-    (threshold, NMS IoU) `setting`."""
-    cfg, (threshold, nms_iou) = det.config, setting
-    found = decode(out, scale, shape, threshold, nms_iou, cfg)
-    peaks = decode(out, scale, shape, PEAK_FLOOR, 1.01, cfg)  # an IoU over 1: no NMS
+    """(group, cause) of each missed label and (group, kind) of each false box, of the
+    boxes `found` at `threshold` and their `pairs` with the labels; `peaks`: every peak."""
     boxes, peak_boxes = _boxes(found), _boxes(peaks)
     sure = np.array([d.score >= threshold for d in peaks], bool)
     truth = np.array([t["box"] for t in labels], float).reshape(-1, 4)
-    pairs = match(truth.tolist(), boxes.tolist())
     hit, used = {t for t, _ in pairs}, {f for _, f in pairs}
     missed = [
         (_group_of(t), miss_cause(truth[i], boxes, peak_boxes, sure))
@@ -136,11 +131,15 @@ def run(args: argparse.Namespace) -> None:
     missed, false, totals = Counter(), Counter(), Counter()
     for labels, out, scale, shape in looks(args.dir, args.limit, det):
         truth = [t["box"] for t in labels]
+        first = None
         for (thr, nms_iou), tally in tallies.items():
             found = decode(out, scale, shape, thr, nms_iou, det.config)
-            tally.add(labels, len(found), match(truth, _boxes(found).tolist()), _group_of)
+            pairs = match(truth, _boxes(found).tolist())
+            tally.add(labels, len(found), pairs, _group_of)
+            first = first or (found, pairs)
         if args.causes:
-            m, f = _causes(labels, out, scale, shape, det, settings[0])
+            peaks = decode(out, scale, shape, PEAK_FLOOR, 1.01, det.config)  # IoU over 1: no NMS
+            m, f = _causes(labels, *first, peaks, settings[0][0])
             missed.update(m)
             false.update(f)
             totals.update(_group_of(t) for t in labels)
