@@ -7,7 +7,7 @@ none is a tile missed, a found tile matching none a false tile. Every tile
 in view counts, of any kind, face up or down, standing or lying; a wall's
 lower tile, mostly hidden under the upper one, counts too (by the part of it
 in view, as every tile partly hidden: `datasets.render.label_box`) and is
-also shown apart. The winner's hand is exact when it reads as the rendered one
+also shown apart, as are the tiles found by the share of each in view. The winner's hand is exact when it reads as the rendered one
 (the same melds, concealed tiles, winning tile and number of flowers, in any
 order: `bench.bench_heldout.read_right`), and right also where a kong lying
 face down is marked to be named and the rest exact; both are also counted over
@@ -51,12 +51,15 @@ import cv2
 import numpy as np
 
 from datasets.detector_crops import label_boxes
-from datasets.render import label_box
+from datasets.render import HIDDEN, PARTLY_HIDDEN, label_box
 
 if TYPE_CHECKING:
     from vision.detect import Detector
 
 SIZE_BINS = (0, 12, 18, 25, 35, 50, 80, 10_000)
+#: shares of a tile in view the tiles found are also counted by: a wall's lower tile
+#: seen from a seat shows a strip of its side, often a tenth of it or less
+SHOWN_BINS = (HIDDEN, 0.25, PARTLY_HIDDEN)
 
 
 def match(truth: list[list[float]], found: list[list[float]]) -> list[tuple[int, int]]:
@@ -87,6 +90,16 @@ def _group_of(tile: dict) -> str:
     if group in ("discards", "other_meld"):
         return group
     return "winner's hand"
+
+
+def _shown_bin(tile: dict) -> str:
+    """The share of the tile in view, binned by `SHOWN_BINS` (a posed hand's: all)."""
+    shown = tile.get("visible", 1.0)
+    if shown >= SHOWN_BINS[-1]:
+        return f"in view {SHOWN_BINS[-1]:.2f}+"
+    lo = max(b for b in SHOWN_BINS if b <= shown) if shown >= SHOWN_BINS[0] else 0.0
+    hi = min(b for b in SHOWN_BINS if b > shown)
+    return f"in view {lo:.2f}-{hi:.2f}"
 
 
 def _size_bin(tile: dict) -> str:
@@ -316,6 +329,7 @@ class Whole:
 
     def __init__(self) -> None:
         self.tiles, self.hands, self.losses = Tally(), Hands(), HandTiles()
+        self.shown = Tally()  # the same tiles by the share of each in view
         self.kinds: Counter = Counter()
         #: (the tile's place on the table, the region the reader put it in) of tiles found
         self.regions: Counter = Counter()
@@ -331,6 +345,7 @@ class Whole:
         labels = _labels(meta)
         pairs = match([t["box"] for t in labels], [t["box"] for t in found])
         self.tiles.add(labels, len(found), pairs, _group_of)
+        self.shown.add(labels, len(found), pairs, _shown_bin)
         self.regions.update((_group_of(labels[ti]), found[fi]["region"]) for ti, fi in pairs)
         named = sum(labels[ti]["code"] == found[fi]["tile"] for ti, fi in pairs)
         self.kinds.update(total=len(pairs), right=named)
@@ -369,6 +384,8 @@ class Whole:
             f"{len(s)} scenes",
             f"tiles found: recall {t.recall():.3f}, precision {t.precision():.3f}",
             *t.rows(),
+            "tiles found by the share of each in view (a wall's lower tile: a strip):",
+            *self.shown.rows(),
             f"kinds named right: {k['right']}/{k['total']} ({k['right'] / max(1, k['total']):.3f})",
             *self.region_rows(),
             *self.hands.rows(),

@@ -4,8 +4,8 @@ The reader looks at a whole table with `detector_table_int8.onnx` at its
 larger input (`vision.detect.table_input`); `bench_table` counts what the
 whole reader then finds. Here that look alone is decoded at several
 threshold / NMS IoU settings (`--settings 0.5:0.45,0.4:0.55`: recall and
-precision by tile group, a label found at IoU 0.5 with its part in view, as
-`bench_table` matches), and with `--causes` at the first setting each
+precision by tile group and by the share of each tile in view, a label found
+at IoU 0.5 with its part in view, as `bench_table` matches), and with `--causes` at the first setting each
 missed label is told by why it was missed:
 
 - `boxed loosely`: a box found overlaps it at IoU 0.3-0.5;
@@ -33,7 +33,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from bench.bench_table import Tally, _group_of, _labels, _scenes, match
+from bench.bench_table import Tally, _group_of, _labels, _scenes, _shown_bin, match
 from vision.detect import Detector, decode, intersections, ious, prepare, table_input
 from vision.types import Detection
 
@@ -128,6 +128,7 @@ def run(args: argparse.Namespace) -> None:
     det = Detector(table_model=args.table_model) if args.table_model else Detector()
     settings = [tuple(float(v) for v in s.split(":")) for s in args.settings.split(",")]
     tallies = {s: Tally() for s in settings}
+    shown = {s: Tally() for s in settings}  # the same tiles by the share of each in view
     missed, false, totals = Counter(), Counter(), Counter()
     for labels, out, scale, shape in looks(args.dir, args.limit, det):
         truth = [t["box"] for t in labels]
@@ -136,6 +137,7 @@ def run(args: argparse.Namespace) -> None:
             found = decode(out, scale, shape, thr, nms_iou, det.config)
             pairs = match(truth, _boxes(found).tolist())
             tally.add(labels, len(found), pairs, _group_of)
+            shown[(thr, nms_iou)].add(labels, len(found), pairs, _shown_bin)
             first = first or (found, pairs)
         if args.causes:
             peaks = decode(out, scale, shape, PEAK_FLOOR, 1.01, det.config)  # IoU over 1: no NMS
@@ -146,7 +148,7 @@ def run(args: argparse.Namespace) -> None:
     for (thr, nms_iou), tally in tallies.items():
         print(f"threshold {thr}, NMS IoU {nms_iou}: recall {tally.recall():.3f}, "
               f"precision {tally.precision():.3f}")  # fmt: skip
-        print("\n".join(tally.rows()))
+        print("\n".join(tally.rows() + shown[(thr, nms_iou)].rows()))
     if args.causes:
         _print_causes(missed, false, totals)
 

@@ -73,6 +73,17 @@ def test_a_table_detector_run_is_read_by_the_whole_reader_without_touching_model
         main([str(tmp_path / "t"), "--table-model", str(tmp_path / "none.onnx")])
 
 
+def test_tiles_are_binned_by_the_share_of_them_in_view() -> None:
+    """A wall's lower tile showing a strip of itself is counted apart from tiles in full
+    view; a posed hand's tiles (no share given) are in full view."""
+    from bench.bench_table import _shown_bin
+
+    assert _shown_bin({"visible": 0.1}) == "in view 0.08-0.25"
+    assert _shown_bin({"visible": 0.25}) == "in view 0.25-0.85"
+    assert _shown_bin({"visible": 0.84}) == "in view 0.25-0.85"
+    assert _shown_bin({"visible": 0.85}) == _shown_bin({}) == "in view 0.85+"
+
+
 def test_dump_writes_each_scene_as_the_summary_counts_it(tmp_path, capsys) -> None:
     """`--dump` gives one line per scene, so two runs can be compared scene by scene; its
     lines add up to the summary's figures."""
@@ -100,6 +111,10 @@ def test_dump_writes_each_scene_as_the_summary_counts_it(tmp_path, capsys) -> No
     )[0]
     put = [int(n) for row in block.splitlines() for n in re.findall(r" (\d+)(?:,|$)", row)]
     assert sum(put) == found  # every tile found is counted once, under where it lies
+    shown = summary.split("(a wall's lower tile: a strip):\n")[1].split("\nkinds named")[0]
+    by_share = [re.match(r"\s+in view \S+\s+(\d+)/(\d+)", row) for row in shown.splitlines()]
+    assert sum(int(m[1]) for m in by_share) == found  # the same tiles, binned otherwise
+    assert sum(int(m[2]) for m in by_share) == labels
     right = sum(x["right"] for x in lines)
     assert f"winner's hand right (a kong lying face down marked to be named): {right}/2" in summary
     with pytest.raises(SystemExit):

@@ -53,9 +53,16 @@ def test_a_table_is_measured_at_each_setting_and_every_label_counted(tmp_path, c
     out = capsys.readouterr().out
     recalls = [float(r) for r in re.findall(r"recall ([0-9.]+)", out)]
     assert len(recalls) == 2 and recalls[1] >= recalls[0]
-    groups = re.findall(r"^\s+(.+?)\s+(\d+)/(\d+)\s+[0-9.]+$", out, re.M)
+    rows = re.findall(r"^\s+(.+?)\s+(\d+)/(\d+)\s+[0-9.]+$", out, re.M)
+    shares = [r for r in rows if r[0].startswith("in view")]
+    groups = [r for r in rows if not r[0].startswith("in view")]
     first = groups[: len(groups) // 2]
     missed = sum(int(total) - int(hit) for _, hit, total in first)
     assert f"missed labels by group and cause ({missed})" in out
+    # the same labels again by the share of each in view, found alike, at each setting
+    for half in (slice(0, len(groups) // 2), slice(len(groups) // 2, None)):
+        part = shares[: len(shares) // 2] if half.start == 0 else shares[len(shares) // 2 :]
+        for k in (1, 2):
+            assert sum(int(r[k]) for r in part) == sum(int(r[k]) for r in groups[half])
     with pytest.raises(SystemExit):  # a file given is a file read, never the bundled one
         main([str(tmp_path / "t"), "--table-model", str(tmp_path / "none.onnx")])
