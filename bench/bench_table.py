@@ -7,9 +7,10 @@ none is a tile missed, a found tile matching none a false tile. Every tile
 in view counts, of any kind, face up or down, standing or lying; a wall's
 lower tile, mostly hidden under the upper one, counts too (by the part of it
 in view, as every tile partly hidden: `datasets.render.label_box`) and is
-also shown apart, as are the tiles found by the share of each in view. The winner's hand is exact when it reads as the rendered one
-(the same melds, concealed tiles, winning tile and number of flowers, in any
-order: `bench.bench_heldout.read_right`), and right also where a kong lying
+also shown apart; all tiles are also counted by the share of each in view.
+The winner's hand is exact when it reads as the rendered one (the same
+melds, concealed tiles, winning tile and number of flowers, in any order:
+`bench.bench_heldout.read_right`), and right also where a kong lying
 face down is marked to be named and the rest exact; both are also counted over
 the scenes whose hand lies wholly in the photo (no tile of it cut by the
 photo's edge). 和绝张 is right when `fourth_tile_seen` says what the photo
@@ -41,6 +42,7 @@ tiles' short side in the photo, to see where tiles are lost.
 from __future__ import annotations
 
 import argparse
+import bisect
 import json
 import time
 from collections import Counter
@@ -94,12 +96,11 @@ def _group_of(tile: dict) -> str:
 
 def _shown_bin(tile: dict) -> str:
     """The share of the tile in view, binned by `SHOWN_BINS` (a posed hand's: all)."""
-    shown = tile.get("visible", 1.0)
-    if shown >= SHOWN_BINS[-1]:
+    k = bisect.bisect_right(SHOWN_BINS, tile.get("visible", 1.0))
+    if k == len(SHOWN_BINS):
         return f"in view {SHOWN_BINS[-1]:.2f}+"
-    lo = max(b for b in SHOWN_BINS if b <= shown) if shown >= SHOWN_BINS[0] else 0.0
-    hi = min(b for b in SHOWN_BINS if b > shown)
-    return f"in view {lo:.2f}-{hi:.2f}"
+    lo = SHOWN_BINS[k - 1] if k else 0.0
+    return f"in view {lo:.2f}-{SHOWN_BINS[k]:.2f}"
 
 
 def _size_bin(tile: dict) -> str:

@@ -4,9 +4,10 @@ The reader looks at a whole table with `detector_table_int8.onnx` at its
 larger input (`vision.detect.table_input`); `bench_table` counts what the
 whole reader then finds. Here that look alone is decoded at several
 threshold / NMS IoU settings (`--settings 0.5:0.45,0.4:0.55`: recall and
-precision by tile group and by the share of each tile in view, a label found
-at IoU 0.5 with its part in view, as `bench_table` matches), and with `--causes` at the first setting each
-missed label is told by why it was missed:
+precision by tile group and by the share of each tile in view, a label
+found at IoU 0.5 with its part in view, as `bench_table` matches), and
+with `--causes` at the first setting each missed label is told by why it
+was missed:
 
 - `boxed loosely`: a box found overlaps it at IoU 0.3-0.5;
 - `dropped by NMS`: a heatmap peak over the threshold boxes it at 0.5, but
