@@ -79,7 +79,7 @@ def looks(
     """Each scene's labels and the table look's raw output, its scale and the photo's shape."""
     for path, meta in _scenes(root, limit):
         image = cv2.imread(str(path))
-        size = table_input(image.shape[:2], detector.config) or 1280
+        size = table_input(image.shape[:2], detector.config) or detector.config.table_input
         x, scale = prepare(image, size)
         out = detector.table_session.run(None, {detector.input_name: x})[0]
         yield _labels(meta), out, scale, image.shape[:2]
@@ -128,17 +128,17 @@ def _print_causes(missed: Counter, false: Counter, totals: Counter) -> None:
 def run(args: argparse.Namespace) -> None:
     det = Detector(table_model=args.table_model) if args.table_model else Detector()
     settings = [tuple(float(v) for v in s.split(":")) for s in args.settings.split(",")]
-    tallies = {s: Tally() for s in settings}
-    shown = {s: Tally() for s in settings}  # the same tiles by the share of each in view
+    # each setting's tiles by group, and the same tiles by the share of each in view
+    tallies = {s: (Tally(), Tally()) for s in settings}
     missed, false, totals = Counter(), Counter(), Counter()
     for labels, out, scale, shape in looks(args.dir, args.limit, det):
         truth = [t["box"] for t in labels]
         first = None
-        for (thr, nms_iou), tally in tallies.items():
+        for (thr, nms_iou), (by_group, by_share) in tallies.items():
             found = decode(out, scale, shape, thr, nms_iou, det.config)
             pairs = match(truth, _boxes(found).tolist())
-            tally.add(labels, len(found), pairs, _group_of)
-            shown[(thr, nms_iou)].add(labels, len(found), pairs, _shown_bin)
+            by_group.add(labels, len(found), pairs, _group_of)
+            by_share.add(labels, len(found), pairs, _shown_bin)
             first = first or (found, pairs)
         if args.causes:
             peaks = decode(out, scale, shape, PEAK_FLOOR, 1.01, det.config)  # IoU over 1: no NMS
@@ -146,10 +146,10 @@ def run(args: argparse.Namespace) -> None:
             missed.update(m)
             false.update(f)
             totals.update(_group_of(t) for t in labels)
-    for (thr, nms_iou), tally in tallies.items():
-        print(f"threshold {thr}, NMS IoU {nms_iou}: recall {tally.recall():.3f}, "
-              f"precision {tally.precision():.3f}")  # fmt: skip
-        print("\n".join(tally.rows() + shown[(thr, nms_iou)].rows()))
+    for (thr, nms_iou), (by_group, by_share) in tallies.items():
+        print(f"threshold {thr}, NMS IoU {nms_iou}: recall {by_group.recall():.3f}, "
+              f"precision {by_group.precision():.3f}")  # fmt: skip
+        print("\n".join(by_group.rows() + by_share.rows()))
     if args.causes:
         _print_causes(missed, false, totals)
 

@@ -60,9 +60,9 @@ def test_a_table_is_measured_at_each_setting_and_every_label_counted(tmp_path, c
     missed = sum(int(total) - int(hit) for _, hit, total in first)
     assert f"missed labels by group and cause ({missed})" in out
     # the same labels again by the share of each in view, found alike, at each setting
-    for half in (slice(0, len(groups) // 2), slice(len(groups) // 2, None)):
-        part = shares[: len(shares) // 2] if half.start == 0 else shares[len(shares) // 2 :]
+    n, m = len(groups) // 2, len(shares) // 2
+    for by_group, by_share in ((groups[:n], shares[:m]), (groups[n:], shares[m:])):
         for k in (1, 2):
-            assert sum(int(r[k]) for r in part) == sum(int(r[k]) for r in groups[half])
+            assert sum(int(r[k]) for r in by_share) == sum(int(r[k]) for r in by_group)
     with pytest.raises(SystemExit):  # a file given is a file read, never the bundled one
         main([str(tmp_path / "t"), "--table-model", str(tmp_path / "none.onnx")])
