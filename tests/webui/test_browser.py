@@ -106,6 +106,16 @@ def _settled(page) -> None:
     page.wait_for_function("window.MCRPage && !window.MCRPage.busy()")
 
 
+def _reader_called(page, times: int) -> None:
+    """Wait until the reader has been called `times` times: the page shows the tiles it
+    keeps before the photo's request reaches the server."""
+    for _ in range(200):
+        if len(LEARN_CALLS) >= times:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"the reader was called {len(LEARN_CALLS)} times, not {times}")
+
+
 def _notation_is(page, text: str) -> None:
     page.wait_for_function("t => document.querySelector('#notation').value === t", arg=text)
 
@@ -672,6 +682,7 @@ def test_a_scored_hand_teaches_the_next_photo_this_tables_tiles(open_page, tmp_p
     _settled(page)
     page.set_input_files("#upload-input", str(photo))
     page.wait_for_selector("#table-set:not([hidden])")
+    _reader_called(page, 2)
     assert LEARN_CALLS[0] is None
     sent = LEARN_CALLS[1]
     assert sorted(e["tile"] for e in sent) == sorted(
@@ -686,6 +697,7 @@ def test_a_scored_hand_teaches_the_next_photo_this_tables_tiles(open_page, tmp_p
         "() => !document.querySelector('#progress') || document.querySelector('#progress').hidden"
     )
     _settled(page)
+    _reader_called(page, 3)
     assert len(LEARN_CALLS) == 3 and LEARN_CALLS[2] is None
 
 
