@@ -48,7 +48,8 @@ from scorer.errors import ScoreError
 from scorer.hand import Hand
 from scorer.notation import format_hand, format_meld, normalized, parse_hand, parse_tiles
 from scorer.tiles import BACK, CODES, INDEX
-from vision.pipeline import look_closer, read_hand, recognize, result_json
+from vision.pipeline import look_closer, read_hand, recognize
+from vision.result import result_json
 from vision.types import Detection, TileRead
 
 

@@ -19,6 +19,7 @@ from scorer.tiles import CODES, INDEX
 from vision.errors import TileListError
 from vision.exemplars import is_look
 from vision.regions import DEFAULT, KINDS, Piece
+from vision.result import assemble
 from vision.types import Detection, TileRead
 
 #: the most tiles one request may hold (a whole table shows about 150)
@@ -141,7 +142,7 @@ def _size(value: Any) -> tuple[int, int]:
 def read_group(body: Any) -> dict[str, Any]:
     """The recognition result with `body["tiles"]` read as the hand and `body["ignored"]`
     kept as they are (they count towards the winning tile's copies shown)."""
-    from vision.pipeline import assemble, read_hand
+    from vision.pipeline import read_hand
 
     if not isinstance(body, dict):
         raise TileListError("bad_tiles.body")

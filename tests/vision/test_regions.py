@@ -20,8 +20,9 @@ from scorer.notation import parse_hand
 from scorer.tiles import CODES, INDEX
 from tests.vision.table_fixtures import in_view, table, true_read
 from vision.config import DEFAULT
-from vision.pipeline import NO_HAND_AMONG, assemble, fourth_tile_seen, pick_hand, result_json
+from vision.pipeline import pick_hand
 from vision.regions import SHOWN, Piece, Regions, find_regions, pieces_of
+from vision.result import NO_HAND_AMONG, assemble, fourth_tile_seen, result_json
 from vision.types import Detection, TileRead
 
 

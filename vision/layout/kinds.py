@@ -35,6 +35,11 @@ def code_of(read: TileRead) -> str:
     return read.chosen or CODES[int(np.argmax(read.probs))]
 
 
+def likeliest(read: TileRead, n: int) -> list[int]:
+    """The read's `n` likeliest tiles (indices into CODES), likeliest first."""
+    return np.argsort(-np.asarray(read.probs))[:n].tolist()
+
+
 def play_sum(read: TileRead) -> float:
     """The tile's summed probability of being a playing tile."""
     return float(np.asarray(read.probs)[:FLOWER_FIRST].sum())
