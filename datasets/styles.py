@@ -9,7 +9,8 @@ measured on such sets, so two styles never enter a training mix:
 npm's ``riichi-mahjong-tiles`` (MIT, React components) is not taken as
 training art either: it draws in colour the designs that ``mahjax``'s line
 art traces (the same 1s peacock, the same 3m), so it would teach the
-held-out set.
+held-out set; nor is the GL-MahjongTile font (Gutenberg Labo, free to use,
+in PyPI's ``mjx``), whose Unicode mahjong glyphs are those same drawings.
 
 Every other style of the art cache trains (see `datasets.art`), and so do
 the styles drawn here: `fonts` (`datasets.scene.fontfaces`), `pips`
