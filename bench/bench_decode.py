@@ -22,7 +22,7 @@ import numpy as np
 from scorer.hand import Hand, Meld, MeldKind
 from scorer.notation import format_hand
 from scorer.tiles import CODES
-from vision.pipeline import read_hand
+from vision.readhand import read_hand
 from vision.synthetic import GAP, reads_for, row
 
 

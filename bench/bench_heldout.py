@@ -48,7 +48,8 @@ from scorer.errors import ScoreError
 from scorer.hand import Hand
 from scorer.notation import format_hand, format_meld, normalized, parse_hand, parse_tiles
 from scorer.tiles import BACK, CODES, INDEX
-from vision.pipeline import look_closer, read_hand, recognize
+from vision.pipeline import look_closer, recognize
+from vision.readhand import read_hand
 from vision.result import result_json
 from vision.types import Detection, TileRead
 
@@ -196,7 +197,7 @@ def half_oracle(
     row tilt, and `named` how each was named, as `named_right`; with `true_faces` each
     tile's face-top direction is the label's, not the orienter's) or 'classes' (the whole
     reader, each box it finds named as the tile under it: `bench.true_names`)."""
-    from vision.pipeline import models
+    from vision.readers import models
 
     image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
     truth = oracle_reads(meta)
@@ -357,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.true_faces and args.true != "boxes":
         p.error("--true-faces goes with --true boxes")
     if args.box_crops_only:
-        from vision.pipeline import models
+        from vision.readers import models
 
         _, classifier, orienter, _ = models()
         classifier.row_view = orienter.row_view = False

@@ -18,7 +18,7 @@ from collections import Counter
 import numpy as np
 
 from datasets.cmdv4 import load_split
-from vision.pipeline import read_hand
+from vision.readhand import read_hand
 from vision.synthetic import probs_for
 from vision.types import Detection, TileRead
 

@@ -22,7 +22,9 @@ import numpy as np
 
 from datasets.cmdv4 import load_split
 from vision.detect import ious
-from vision.pipeline import read_hand, recognize, warm_up
+from vision.pipeline import recognize
+from vision.readers import warm_up
+from vision.readhand import read_hand
 from vision.synthetic import probs_for
 from vision.types import Detection, TileRead
 

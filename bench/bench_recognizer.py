@@ -31,7 +31,8 @@ from scorer.tiles import FLOWER_CODES
 from vision.classify import Classifier
 from vision.config import DEFAULT
 from vision.detect import Detector
-from vision.pipeline import Looked, read_hand
+from vision.pipeline import Looked
+from vision.readhand import read_hand
 
 
 def match(pred_boxes, pred_codes, scores, gt_boxes, gt_codes, class_aware: bool) -> list[int]:

@@ -412,9 +412,9 @@ def oracle_reads(labels: list[dict]) -> list:
 
 def oracle(scenes: list[tuple[Path, dict]]) -> None:
     """Regions, layout and decoding on the labels: candidates holding the hand, hands read."""
-    from vision.pipeline import pick_hand
     from vision.regions import find_regions
     from vision.result import assemble
+    from vision.table import pick_hand
 
     hands, count = Hands(), Counter()
     for path, meta in scenes:

@@ -21,6 +21,7 @@ import numpy as np
 import vision.pipeline as pipeline
 from scorer.tiles import CODES
 from vision.detect import intersections
+from vision.readers import as_finder, models
 from vision.types import Detection, TileRead
 
 Box = tuple[float, float, float, float]
@@ -87,10 +88,10 @@ def read_with_true_names(
     """The recognition result of `image` (BGR) with its tiles named by `labels` (the
     scene's tiles, their boxes in the photo's pixels and one-hot probabilities); with
     `detector`, that one in place of the bundled detector."""
-    bundled, classifier, orienter, stacker = pipeline.models()
+    bundled, classifier, orienter, stacker = models()
     detector = detector or bundled
     # the reader finds these tiles again in the same image (the detector is deterministic
     # and keeps its runs at the photo it last looked at): their map back is the reader's
-    found = pipeline.Found.at(image, pipeline.as_finder(detector))
+    found = pipeline.Found.at(image, as_finder(detector))
     namer = LabelNamer(labels, classifier, found.to_photo)
     return pipeline.recognize_image(image, name, detector, namer, orienter, stacker)

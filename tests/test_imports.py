@@ -1,4 +1,5 @@
-"""Every `from <project module> import name` names something that module has.
+"""Every `from <project module> import name`, and every `module.name` read through a
+project module imported whole, names something that module has.
 
 Many imports sit inside functions (a bench's rarely used mode, a module
 that would otherwise import in a circle), where neither ruff nor a first
@@ -30,6 +31,38 @@ def _project_imports(path: Path) -> list[tuple[int, str, str]]:
     return found
 
 
+def _module_attributes(path: Path) -> list[tuple[int, str, str]]:
+    """(line, module, attribute) of every `alias.attribute` read where `alias` names a
+    project module (`import vision.pipeline as pipeline`, `from vision import pipeline`)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    aliases: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.asname and a.name.split(".")[0] in PACKAGES:
+                    aliases[a.asname] = a.name
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            for a in node.names:
+                if node.module.split(".")[0] in PACKAGES and _is_module(f"{node.module}.{a.name}"):
+                    aliases[a.asname or a.name] = f"{node.module}.{a.name}"
+    return [
+        (node.lineno, aliases[node.value.id], node.attr)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in aliases
+        and isinstance(node.ctx, ast.Load)
+    ]
+
+
+def _is_module(name: str) -> bool:
+    try:
+        importlib.import_module(name)
+    except ImportError:
+        return False
+    return True
+
+
 def _has(module: str, name: str) -> bool:
     mod = importlib.import_module(module)
     if hasattr(mod, name):
@@ -45,7 +78,7 @@ def test_every_imported_name_exists() -> None:
     missing = []
     for package in PACKAGES:
         for path in sorted((ROOT / package).rglob("*.py")):
-            for line, module, name in _project_imports(path):
+            for line, module, name in _project_imports(path) + _module_attributes(path):
                 try:
                     ok = _has(module, name)
                 except ImportError as exc:  # an optional extra absent here
@@ -70,3 +103,20 @@ def test_a_moved_name_is_caught(tmp_path: Path) -> None:
         ("vision.pipeline", "result_json"),
     ]
     assert [_has(m, n) for _, m, n in imports] == [True, False]
+
+
+def test_a_module_attribute_that_moved_is_caught(tmp_path: Path) -> None:
+    """`pipeline.warm_up()` through `import vision.pipeline as pipeline` is checked too."""
+    path = tmp_path / "user.py"
+    path.write_text(
+        "import vision.pipeline as pipeline\n"
+        "from vision import readers\n"
+        "pipeline.recognize(b'')\npipeline.result_json()\nreaders.warm_up()\n",
+        encoding="utf-8",
+    )
+    reads = _module_attributes(path)
+    assert [(m, n, _has(m, n)) for _, m, n in reads] == [
+        ("vision.pipeline", "recognize", True),
+        ("vision.pipeline", "result_json", False),
+        ("vision.readers", "warm_up", True),
+    ]

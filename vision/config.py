@@ -359,7 +359,7 @@ class Reading:
 #: only clearly sideways boxes make a tile sideways
 CLEARLY_SIDEWAYS = Reading(sideways_score=1.6, sideways_min_wide=0.8)
 
-#: the readings tried when the first gives no clean hand (`vision.pipeline.read_hand`)
+#: the readings tried when the first gives no clean hand (`vision.readhand.read_hand`)
 OTHER_READINGS: tuple[Reading, ...] = (
     Reading(gap_split=0.15, gap_over_usual=0.15),  # smaller gaps: tiles lying close apart
     Reading(gap_split=0.5, gap_over_usual=0.5),  # larger gaps: tiles pushed loosely together
@@ -378,7 +378,7 @@ class LayoutConfig:
     reading: Reading = Reading()
     other_readings: tuple[Reading, ...] = OTHER_READINGS
     #: the reading whose sideways tiles another reading counts upright only with a doubt
-    #: each (`vision.pipeline.read_hand`): their boxes show them sideways plainly
+    #: each (`vision.readhand.read_hand`): their boxes show them sideways plainly
     sideways_plain: Reading = CLEARLY_SIDEWAYS
     #: how close in size and shape a tile stacked on a sideways one is to it
     stack_size: float = 0.7

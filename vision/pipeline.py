@@ -2,447 +2,56 @@
 
 The stages are plain functions on plain data: `load_photo` → detector
 (→ `turn_to_rows` when the rows run near the diagonal; together
-`Found.at`) → classifier (→ `faint_backs`, a kong's back found too
-faintly) → orienter → stacker (a tile lying on another; together
-`Looked.at`) → `read_hand`
-(`read_layout`, then `decode`); a whole table's hand is picked among its
-groups (`find_regions`, `pick_hand`) and its area looked at again by the
-usual detector (`hand_zoomed`); `vision.result` writes the values as the
-contract's JSON object. The
-models are loaded once per process and shared (onnxruntime sessions may
-run from several threads), so the web server can answer requests
-concurrently.
+`Found.at`) → classifier (`vision.table.read_faces`; → `faint_backs`, a
+kong's back found too faintly) → orienter → stacker (a tile lying on
+another; together `Looked.at`) → the hand: a group of tiles read as one by
+`vision.readhand.read_hand` (`read_layout`, then `decode`), a whole table's
+hand picked among its groups by `vision.table` (`find_regions`,
+`pick_hand`) and its area looked at again by the usual detector
+(`hand_zoomed`) → `vision.result.assemble`, the contract's JSON object. The
+models (`vision.readers`) are loaded once per process and shared
+(onnxruntime sessions may run from several threads), so the web server can
+answer requests concurrently.
 """
 
 from __future__ import annotations
 
 import os
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Protocol, TypeGuard, runtime_checkable
+from typing import Any
 
 import numpy as np
 
-from scorer.tiles import BACK, BACK_INDEX, CODES, FLOWER_FIRST
+from scorer.tiles import BACK, CODES
 from vision.config import DEFAULT, VisionConfig
-from vision.decode import Decoded, decode
+from vision.decode import Decoded
 from vision.detect import unstretch
 from vision.errors import ModelError, PhotoError
 from vision.exemplars import parse_exemplars
 from vision.faint import faint_backs
 from vision.handzoom import hand_area, hand_boxes, in_photo
-from vision.layout import NOTHING_SET_APART, read_layout
-from vision.layout.kinds import likeliest, top_class
-from vision.notes import Note
 from vision.photo import MAX_BYTES, load_photo
-from vision.regions import Piece, Regions, find_regions
+from vision.readers import (
+    ClassifierFn,
+    DetectorFn,
+    OrienterFn,
+    StackerFn,
+    TileFinder,
+    TileReader,
+    as_finder,
+    models,
+)
+from vision.readhand import HandReadings, read_hand, standing
+from vision.regions import Piece, find_regions
 from vision.result import assemble
+from vision.table import glanced_first, hand_looked_again, pick_hand, read_faces
 from vision.tileset import taught
 from vision.turn import Turned, rows_tilt, turn_to_rows
 from vision.types import Detection, Layout, TileRead
-
-DetectorFn = Callable[[np.ndarray], list[Detection]]
-ClassifierFn = Callable[[np.ndarray, list[Detection]], list[TileRead]]
-OrienterFn = Callable[[np.ndarray, list[Detection]], np.ndarray]
-StackerFn = Callable[[np.ndarray, list[Detection]], np.ndarray]
-
-
-@runtime_checkable
-class TileFinder(Protocol):
-    """A detector with every look the reading asks of it (`vision.detect.Detector` is one):
-    plain boxes, boxes with how stretched the photo looks, boxes found too faintly to be
-    taken alone, and the first look alone (the usual input, nothing more)."""
-
-    def __call__(self, image: np.ndarray) -> list[Detection]: ...
-
-    def look(self, image: np.ndarray) -> tuple[list[Detection], tuple[float, float]]: ...
-
-    def faint(self, image: np.ndarray, floor: float) -> list[Detection]: ...
-
-    def first_look(self, image: np.ndarray) -> list[Detection]: ...
-
-
-@dataclass(frozen=True)
-class BoxesOnly:
-    """A plain box-finding function as a `TileFinder`: the photo taken to be in proportion,
-    and no faint boxes."""
-
-    find: DetectorFn
-
-    def __call__(self, image: np.ndarray) -> list[Detection]:
-        return self.find(image)
-
-    def look(self, image: np.ndarray) -> tuple[list[Detection], tuple[float, float]]:
-        return self.find(image), (1.0, 1.0)
-
-    def faint(self, image: np.ndarray, floor: float) -> list[Detection]:
-        return []
-
-    def first_look(self, image: np.ndarray) -> list[Detection]:
-        return self.find(image)
-
-
-@runtime_checkable
-class TileReader(Protocol):
-    """A classifier that can also glance (`vision.classify.Classifier` is one): a quick
-    reading that tells a back from a face, and the whole reading later for some tiles."""
-
-    def __call__(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]: ...
-
-    def glance(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]: ...
-
-    def look_again(
-        self, image: np.ndarray, reads: list[TileRead], which: list[int]
-    ) -> list[TileRead]: ...
-
-
-def read_faces(
-    classifier: TileReader | ClassifierFn,
-    image: np.ndarray,
-    detections: list[Detection],
-    config: VisionConfig = DEFAULT,
-) -> list[TileRead]:
-    """Every detection read. A photo of more tiles than a hand lays down is glanced at first:
-    a back is told at a glance. Its faces are then read whole, unless it shows a whole
-    table (`_table`): there the whole reading waits for where the hand may lie
-    (`hand_looked_again`)."""
-    if not _many(classifier, detections, config):
-        return classifier(image, detections)
-    reads = classifier.glance(image, detections)
-    if _table(reads, config):
-        return reads
-    faces = [i for i, r in enumerate(reads) if r.chosen != BACK]
-    for i, read in zip(faces, classifier(image, [detections[i] for i in faces]), strict=True):
-        reads[i] = read
-    return reads
-
-
-def _table(reads: list[TileRead], config: VisionConfig) -> bool:
-    """Whether many tiles are a whole table: walls and hands seen from behind show many
-    backs (`RegionsConfig.table_backs`); a posed photo of several hands hardly any."""
-    return sum(r.chosen == BACK for r in reads) >= config.regions.table_backs
-
-
-def _many(
-    classifier: TileReader | ClassifierFn, tiles: list, config: VisionConfig
-) -> TypeGuard[TileReader]:
-    """Whether a photo is glanced at first: more tiles than a hand lays down, and a
-    classifier that glances."""
-    return len(tiles) > config.regions.hand_most and isinstance(classifier, TileReader)
-
-
-def hand_looked_again(
-    classifier: TileReader | ClassifierFn,
-    image: np.ndarray,
-    reads: list[TileRead],
-    config: VisionConfig = DEFAULT,
-    readings: HandReadings | None = None,
-) -> list[TileRead]:
-    """A whole table's glanced reads with the tiles where the hand may lie read whole (every
-    view, the second look where unsure): each of the hand's tries (`hand_tries`) in turn,
-    up to the first that reads as a complete hand (past those that read as all but their
-    kongs lying face down, `_gives_hand`: `pick_hand` takes a complete hand first), and
-    then the faces elsewhere that may be its winning tile (they decide 和绝张); the
-    other tiles keep the glance. A photo of one
-    hand was read whole already. `readings` keeps the candidates' readings for
-    `pick_hand`."""
-    if not _many(classifier, reads, config) or not _table(reads, config):
-        return reads
-    readings = readings or HandReadings(config)
-    looked: set[int] = set()
-    partial = None
-    for candidate in hand_tries(find_regions(reads, config.regions), config):
-        reads = classifier.look_again(image, reads, sorted(set(candidate) - looked))
-        looked |= set(candidate)
-        reading = readings([reads[i] for i in candidate])
-        if reading[2].hand is not None:
-            return _copies_looked_at(classifier, image, reads, looked, reading[2])
-        if _better_partial(reading, partial):
-            partial = reading  # the one `pick_hand` takes when no try reads complete
-    return (
-        reads
-        if partial is None
-        else _copies_looked_at(classifier, image, reads, looked, partial[2])
-    )
-
-
-def _copies_looked_at(
-    classifier: TileReader,
-    image: np.ndarray,
-    reads: list[TileRead],
-    looked: set[int],
-    decoded: Decoded,
-) -> list[TileRead]:
-    """The reads with the faces not looked at yet that may be the hand's winning tile read
-    whole: they decide 和绝张."""
-    if decoded.winning is None:
-        return reads
-    copies = [
-        i
-        for i, r in enumerate(reads)
-        if i not in looked and r.chosen != BACK and _may_be(r, decoded.winning)
-    ]
-    return classifier.look_again(image, reads, copies)
-
-
-def _may_be(read: TileRead, tile: int, top: int = 5) -> bool:
-    """Whether `tile` is among the read's `top` likeliest."""
-    return tile in likeliest(read, top)
-
-
-def as_finder(detector: TileFinder | DetectorFn) -> TileFinder:
-    """The detector as a `TileFinder` (a plain function wrapped in `BoxesOnly`)."""
-    return detector if isinstance(detector, TileFinder) else BoxesOnly(detector)
-
-
-_LOCK = threading.Lock()
-_MODELS: tuple[TileFinder | DetectorFn, ClassifierFn, OrienterFn, StackerFn] | None = None
-
-
-def models() -> tuple[TileFinder | DetectorFn, ClassifierFn, OrienterFn, StackerFn]:
-    """The bundled detector, classifier, orienter and stacked-tile reader, loaded on first
-    use (ModelError when missing)."""
-    global _MODELS
-    with _LOCK:
-        if _MODELS is None:
-            from vision.models import load_models
-
-            try:
-                _MODELS = load_models()
-            except (FileNotFoundError, OSError, RuntimeError) as exc:
-                raise ModelError("models_missing", detail=exc) from exc
-        return _MODELS
-
-
-def warm_up() -> None:
-    """Load the models now (e.g. when a server starts) so the first photo is quick."""
-    models()
-
-
-def pick_hand(
-    reads: list[TileRead],
-    regions: Regions,
-    config: VisionConfig = DEFAULT,
-    readings: HandReadings | None = None,
-) -> tuple[tuple[int, ...], tuple[list[TileRead], Layout, Decoded]]:
-    """The first of the hand's tries (`hand_tries`) that reads as a complete hand, else the
-    one that reads as all but its kongs lying face down (which the person names) with the
-    fewest warnings (`_standing`; the first of equals), else the first try that reads
-    complete without its faintest box (`faint_spared`), else the nearest candidate: its
-    tile indices and its reading (`read_hand`; `readings` holds those read before). A
-    group that is whole only with a "kong" lying face down may be a wall's backs taken
-    in; a complete hand needs no such guess. Of two such readings, one that leaves tiles
-    out or sets none apart took in a pond's or a wall's tiles."""
-    readings = readings or HandReadings(config)
-    first = partial = None
-    tries = hand_tries(regions, config)
-    for candidate in tries:
-        reading = readings([reads[i] for i in candidate])
-        if reading[2].hand is not None:
-            return with_flowers(reads, candidate, reading, tries, readings)
-        if _better_partial(reading, None if partial is None else partial[1]):
-            partial = (candidate, reading)
-        first = first or (candidate, reading)
-    if partial is not None:
-        return partial
-    for candidate in faint_spared(reads, tries, config):
-        reading = readings([reads[i] for i in candidate])
-        if reading[2].hand is not None:
-            return candidate, reading
-    return first or ((), read_hand([], config))
-
-
-def with_flowers(
-    reads: list[TileRead],
-    chosen: tuple[int, ...],
-    reading: tuple[list[TileRead], Layout, Decoded],
-    tries: list[tuple[int, ...]],
-    readings: HandReadings,
-) -> tuple[tuple[int, ...], tuple[list[TileRead], Layout, Decoded]]:
-    """The hand read complete, or a later try holding all its tiles and more, those all
-    read as flowers, that reads as the same hand with more flowers and no more warnings:
-    flowers laid in line with a short concealed row (a pair, the rest melds in front of
-    it) are grouped apart from a hand that is whole without them."""
-    flowers = _flower_count(reading[1])
-    for tiles in tries:
-        if not set(chosen) < set(tiles):
-            continue  # not a try holding the hand's tiles and more
-        more = set(tiles) - set(chosen)
-        if not all(FLOWER_FIRST <= top_class(reads[i]) < BACK_INDEX for i in more):
-            continue
-        wider = readings([reads[i] for i in tiles])
-        same, counted = wider[2].notation == reading[2].notation, _flower_count(wider[1])
-        if same and counted > flowers and _standing(wider) <= _standing(reading):
-            chosen, reading, flowers = tiles, wider, counted
-    return chosen, reading
-
-
-def _flower_count(layout: Layout) -> int:
-    """How many tiles a layout counts as the hand's flowers."""
-    return sum(len(g.tiles) for g in layout.groups if g.role == "flowers")
-
-
-def faint_spared(
-    reads: list[TileRead], tries: list[tuple[int, ...]], config: VisionConfig = DEFAULT
-) -> list[tuple[int, ...]]:
-    """The hand's tries each without its faintest box, where that box scores under
-    `PipelineConfig.faint`: a box the detector barely found across the gap between two
-    tiles (the hand's row and its flowers) is one too many, and the count of a hand's
-    tiles then tells it, as only a try that reads as a complete hand without it is
-    taken, and only where no try read as the rest of a hand (its kongs lying face
-    down). Tries without such a box, or read already, are left out."""
-    out: list[tuple[int, ...]] = []
-    for tiles in tries:
-        faint = min(tiles, key=lambda i: reads[i].detection.score, default=None)
-        if faint is None or reads[faint].detection.score >= config.pipeline.faint:
-            continue
-        spared = tuple(i for i in tiles if i != faint)
-        if spared not in tries and spared not in out:
-            out.append(spared)
-    return out
-
-
-def hand_tries(regions: Regions, config: VisionConfig = DEFAULT) -> list[tuple[int, ...]]:
-    """The groups of tiles to read for the hand, in turn: each candidate alone (nearest the
-    camera first), then two lying near each other taken together (a hand laid out in two
-    parts some way apart, its melds away from its row, makes a complete hand only so),
-    none past the most tiles a hand lays down."""
-    tries = list(regions.candidates)
-    for k, a in enumerate(regions.candidates):
-        for b in regions.candidates[k + 1 :]:
-            both = tuple(sorted(set(a) | set(b)))
-            near = regions.apart(a, b) <= config.regions.parts_apart
-            if near and len(both) <= config.regions.hand_most and both not in tries:
-                tries.append(both)
-    return tries
-
-
-def read_hand(
-    reads: list[TileRead], config: VisionConfig = DEFAULT
-) -> tuple[list[TileRead], Layout, Decoded]:
-    """Layout and decoding of the read tiles: (reads as decoded, layout, decoded hand).
-    The reads given are left as they are.
-
-    The first reading is kept when it gives a hand (or the rest of one,
-    besides unnamed kongs) with nothing in doubt (`_settled`: no warning,
-    and no `Layout.doubts`, such as a sideways-looking tile counted
-    upright). Else the layout is read again with each of
-    `LayoutConfig.other_readings` (a gap, a tile set apart or a sideways box
-    judged the other way), and the reading that does best wins: a hand
-    first, then the fewest warnings (`UNRANKED` notes, which say only how
-    the rows were taken to read, not counted), then the least probability
-    given up to the rules. So a meld whose sideways tile looked upright, first counted
-    into the concealed hand with a warning, is read again as a meld; and a reading that
-    counts upright a tile whose box shows it sideways plainly has that doubt against it
-    (`_unmarked`). A hand
-    laid out with nothing set apart is read as it lies, with its warning,
-    rather than by thresholds loosened until some tile looks set apart.
-    Every try starts from the same reads, which no stage changes. A layout
-    read before is not decoded again, and the other readings stop once
-    their decoding took `PipelineConfig.read_again_steps`: a photo that is
-    no hand at all costs every decoding its full search.
-    """
-    seen: set[tuple] = set()
-    marks: tuple[bool, ...] = ()  # the tiles whose boxes show them sideways plainly
-
-    def attempt(tried_config: VisionConfig) -> tuple | None:
-        layout = read_layout(reads, tried_config)
-        key = _layout_key(layout)
-        if key in seen:
-            return None  # the same grouping decodes the same
-        seen.add(key)
-        decoded = decode(reads, layout, tried_config)
-        found = _gives_hand(decoded)
-        doubts = _doubting(layout.warnings + decoded.warnings) + _unmarked(marks, layout)
-        return (not found, doubts, decoded.drop), decoded.reads, layout, decoded
-
-    first = attempt(config)
-    assert first is not None
-    if _settled(first[2], first[3]):
-        return first[1], first[2], first[3]
-    marks = read_layout(reads, config.reading(config.layout.sideways_plain)).sideways
-    (missing, doubts, drop), *rest = first  # the first reading's doubts, now with these
-    tries = [((missing, doubts + _unmarked(marks, first[2]), drop), *rest)]
-    spent = 0
-    for reading in config.layout.other_readings:
-        if spent >= config.pipeline.read_again_steps:
-            break
-        if (found := attempt(config.reading(reading))) is not None:
-            tries.append(found)
-            spent += found[3].steps
-    best = min(tries, key=lambda a: a[0])  # ties keep the first reading
-    return best[1], best[2], best[3]
-
-
-class HandReadings:
-    """`read_hand` of a photo's groups of tiles, each group read once: a whole table's
-    candidates are read while its tiles are looked at again (`hand_looked_again`) and
-    asked for again when the hand is picked (`pick_hand`). A group counts as read when
-    it holds the very same reads (stages make new reads, never edit them)."""
-
-    def __init__(self, config: VisionConfig = DEFAULT) -> None:
-        self.config = config
-        self._kept: dict[tuple[int, ...], tuple[list[TileRead], tuple]] = {}
-
-    def __call__(self, reads: list[TileRead]) -> tuple[list[TileRead], Layout, Decoded]:
-        key = tuple(id(r) for r in reads)  # unique: the reads kept below stay alive
-        if key not in self._kept:
-            self._kept[key] = (list(reads), read_hand(reads, self.config))
-        return self._kept[key][1]
-
-
-def _unmarked(marks: tuple[bool, ...], layout: Layout) -> int:
-    """How many of the tiles whose boxes show them sideways plainly (`marks`, read with
-    `LayoutConfig.sideways_plain`) a layout counts upright: each is a doubt of that
-    reading (a hand's melds all read as concealed tiles can make a legal hand too)."""
-    if len(marks) != len(layout.sideways):
-        return 0
-    return sum(1 for was, now in zip(marks, layout.sideways, strict=True) if was and not now)
-
-
-def _settled(layout: Layout, decoded: Decoded) -> bool:
-    """Whether a reading stands without a second look: it gives a hand (or the rest of one)
-    and nothing in it was in doubt, besides a hand laid out with no tile set apart."""
-    if not _gives_hand(decoded) or layout.doubts:
-        return False
-    return all(w.id == NOTHING_SET_APART.id for w in layout.warnings + decoded.warnings)
-
-
-#: notes that say how a reading was read, not that it doubts its tiles: a reading that
-#: drops every meld must not win over one that keeps them by having no rows to turn
-UNRANKED = frozenset({"direction_assumed.across", "direction_assumed.down"})
-
-
-def _doubting(notes: list[Note]) -> int:
-    """How many of a reading's notes count against it when readings are compared."""
-    return sum(n.id not in UNRANKED for n in notes)
-
-
-def _gives_hand(decoded: Decoded) -> bool:
-    """A hand, or the rest of one besides kongs lying all face down."""
-    return decoded.hand is not None or decoded.partial is not None
-
-
-def _better_partial(
-    reading: tuple[list[TileRead], Layout, Decoded],
-    kept: tuple[list[TileRead], Layout, Decoded] | None,
-) -> bool:
-    """Whether a try that reads as no complete hand is the one to keep over `kept`: it
-    gives a hand but for kongs lying face down, with fewer warnings (`_standing`; of
-    equals, the first kept stays)."""
-    return _gives_hand(reading[2]) and (kept is None or _standing(reading) < _standing(kept))
-
-
-def _layout_key(layout: Layout) -> tuple:
-    """What a reading's worth depends on from a layout: its groups and the sideways marks,
-    and its warnings (the same groups read with less doubt do better)."""
-    groups = tuple((g.role, tuple(g.tiles), g.claimed, g.promoted) for g in layout.groups)
-    return groups, layout.sideways, tuple(layout.warnings)
-
 
 Box = tuple[float, float, float, float]
 
@@ -515,7 +124,7 @@ class Looked:
         if len(reads) != len(detections):
             raise ModelError("model_mismatch")
         if reads:  # a concealed kong's back found too faintly (among many tiles, at a glance)
-            classify = classifier.glance if _many(classifier, reads, config) else classifier
+            classify = classifier.glance if glanced_first(classifier, reads, config) else classifier
             more = faint_backs(work, reads, finder.faint, classify, config)
             if turned is not None:  # the turned part's corners show no photo, only its fill
                 more = [r for r in more if turned.shows(r.detection.box)]
@@ -562,14 +171,6 @@ class Picked:
     ignored: list[Piece]
 
 
-def _standing(reading: tuple[list[TileRead], Layout, Decoded]) -> tuple[bool, bool, int]:
-    """What a reading of the hand is worth, least first: a hand (or the rest of one), a
-    complete hand, then the fewest warnings."""
-    _, layout, decoded = reading
-    warnings = len(layout.warnings) + len(decoded.warnings)
-    return not _gives_hand(decoded), decoded.hand is None, warnings
-
-
 def _read_among(
     image: np.ndarray,
     kept: list[TileRead],
@@ -593,7 +194,7 @@ def _read_among(
 def _complete(picked: Picked, config: VisionConfig) -> bool:
     """Whether the hand picked reads complete with fewer warnings than
     `HandZoomConfig.warnings`: a second reading of its tiles costs as much as the first."""
-    _, incomplete, warnings = _standing(picked.reading)
+    _, incomplete, warnings = standing(picked.reading)
     return not incomplete and warnings < config.hand_zoom.warnings
 
 
@@ -612,7 +213,7 @@ def hand_zoomed(
     """On a whole table, the hand picked read again from the usual detector's look at its
     area (`vision.handzoom`), and where its rows slant (`HandZoomConfig.tilt`) from a
     look at the area turned square to them (`HandLooks.turned`): the reading that reads
-    best is kept (`_standing`: a hand where there was none, a complete one, fewer
+    best is kept (`standing`: a hand where there was none, a complete one, fewer
     warnings; the first of equals), else the first reading stands; a complete hand read
     with few warnings (`_complete`) is not looked at again. A photo of one hand was
     looked at that way already."""
@@ -620,12 +221,12 @@ def hand_zoomed(
     if len(every) <= config.regions.hand_most or not chosen or _complete(picked, config):
         return picked  # one hand's photo, no hand, or a complete hand read with few doubts
     best: HandLook | None = None
-    standing = _standing(picked.reading)
+    rank = standing(picked.reading)
     looks = HandLooks(image, picked, finder, readers, config)
     for look in (looks.plain, looks.turned):
         seen = look()
-        if seen is not None and _standing(seen[1]) < standing:
-            best, standing = seen, _standing(seen[1])
+        if seen is not None and standing(seen[1]) < rank:
+            best, rank = seen, standing(seen[1])
     if best is None:
         return picked
     hand, reading = best

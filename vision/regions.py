@@ -8,7 +8,7 @@ piece is from what it shows, and lists the hand's candidates: the face-up
 pieces the camera's player reads upright, nearest the camera first, with
 the pieces beside them that a laid-down hand spreads over (its winning tile
 set apart, its melds and flowers). The pipeline reads the candidates in that
-order, then two lying near each other together (`vision.pipeline.hand_tries`),
+order, then two lying near each other together (`vision.table.hand_tries`),
 and keeps the first that makes a complete hand (but for a kong lying face
 down, which the person names); every other tile is `ignored`, with its
 piece's kind.

@@ -142,7 +142,7 @@ def _size(value: Any) -> tuple[int, int]:
 def read_group(body: Any) -> dict[str, Any]:
     """The recognition result with `body["tiles"]` read as the hand and `body["ignored"]`
     kept as they are (they count towards the winning tile's copies shown)."""
-    from vision.pipeline import read_hand
+    from vision.readhand import read_hand
 
     if not isinstance(body, dict):
         raise TileListError("bad_tiles.body")

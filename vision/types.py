@@ -108,7 +108,7 @@ class Layout:
     groups: list[Group] = field(default_factory=list)
     warnings: list[Note] = field(default_factory=list)
     #: why this reading may be wrong though nothing in it is (not shown to the user): the
-    #: pipeline then tries the layout's other readings too (`vision.pipeline.read_hand`)
+    #: pipeline then tries the layout's other readings too (`vision.readhand.read_hand`)
     doubts: list[str] = field(default_factory=list)
     rotation: int = 0  # how far the photo is turned clockwise from the player's view
     #: for each tile read, whether it lies across its row (the claimed tile of a meld)

@@ -81,9 +81,9 @@ def _init_worker(parent: int) -> None:
         with contextlib.suppress(OSError):
             os.nice(NICE)
     try:
-        import vision.pipeline as pipeline
+        from vision.readers import warm_up
 
-        pipeline.warm_up()
+        warm_up()
     except Exception as exc:  # reported per photo instead (ModelError)
         log.warning("photo reading unavailable: %s", exc)
 

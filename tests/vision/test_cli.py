@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import vision.pipeline as pipeline
+import vision.readers as readers
 from vision.synthetic import GAP, probs_for, row
 from vision.types import Detection, TileRead
 from webui.cli import main
@@ -38,7 +39,7 @@ def _stacker(image: np.ndarray, dets: list[Detection]) -> np.ndarray:
 
 @pytest.fixture
 def fake_models(monkeypatch):
-    monkeypatch.setattr(pipeline, "_MODELS", (_detector, _classifier, _orienter, _stacker))
+    monkeypatch.setattr(readers, "_MODELS", (_detector, _classifier, _orienter, _stacker))
 
 
 @pytest.fixture
@@ -85,7 +86,7 @@ def test_readable_summary(monkeypatch, photos, capsys, carries: float, expected:
     def stacker(image: np.ndarray, dets: list[Detection]) -> np.ndarray:
         return np.array([carries if d.width > d.height else 0.0 for d in dets])
 
-    monkeypatch.setattr(pipeline, "_MODELS", (_detector, _classifier, _orienter, stacker))
+    monkeypatch.setattr(readers, "_MODELS", (_detector, _classifier, _orienter, stacker))
     good, _ = photos
     assert main(["recognize", str(good)]) == 0
     out = capsys.readouterr().out
@@ -162,7 +163,7 @@ def test_score_counts_the_last_tile_the_photo_shows() -> None:
 )
 def test_notes_and_errors_in_the_language_asked(monkeypatch, photos, capsys, lang, note, error):
     nothing = (lambda image: [], lambda image, dets: [], _orienter, _stacker)
-    monkeypatch.setattr(pipeline, "_MODELS", nothing)
+    monkeypatch.setattr(readers, "_MODELS", nothing)
     good, bad = photos
     assert main(["recognize", str(good), str(bad), "--lang", lang]) == 1
     captured = capsys.readouterr()
@@ -278,7 +279,7 @@ def _set_classifier(image: np.ndarray, dets: list[Detection]) -> list[TileRead]:
 @pytest.fixture
 def set_models(monkeypatch):
     detector = lambda image: [Detection(box, 0.9) for _, box in SET_TILES]  # noqa: E731
-    monkeypatch.setattr(pipeline, "_MODELS", (detector, _set_classifier, _orienter, _stacker))
+    monkeypatch.setattr(readers, "_MODELS", (detector, _set_classifier, _orienter, _stacker))
 
 
 def test_teach_writes_the_set_named_by_place_for_recognize(set_models, photos, tmp_path, capsys):

@@ -8,7 +8,7 @@ import pytest
 
 from vision.config import DEFAULT, DetectConfig, Reading, VisionConfig
 from vision.layout import NOTHING_SET_APART, read_layout
-from vision.pipeline import BoxesOnly, TileFinder, as_finder
+from vision.readers import BoxesOnly, TileFinder, as_finder
 from vision.synthetic import GAP, reads_for, row
 from vision.types import Detection
 

@@ -13,7 +13,7 @@ from vision import recognize
 from vision.config import DEFAULT, DetectConfig, VisionConfig
 from vision.detect import Detector
 from vision.faint import faint_backs
-from vision.pipeline import BoxesOnly
+from vision.readers import BoxesOnly
 from vision.synthetic import GAP, probs_for, row
 from vision.types import Detection, TileRead
 

@@ -18,8 +18,9 @@ from tests.vision.table_fixtures import in_view, true_read
 from tests.vision.table_fixtures import table as rendered_table
 from vision.config import DEFAULT
 from vision.handzoom import hand_area, hand_boxes, in_photo
-from vision.pipeline import Picked, hand_zoomed, pick_hand
+from vision.pipeline import Picked, hand_zoomed
 from vision.regions import find_regions
+from vision.table import pick_hand
 from vision.types import Detection, TileRead
 
 HAND_GROUPS = ("concealed", "winning", "flower")

@@ -1209,7 +1209,7 @@ def test_neighbours_in_a_slanted_row_are_not_one_tile_found_twice() -> None:
 def test_a_tile_found_twice_in_a_slanted_row_is_still_one() -> None:
     """A second box on the 6m, a tenth of its box's width along: the same tile found twice,
     left out of the hand, which reads as before."""
-    from vision.pipeline import read_hand
+    from vision.readhand import read_hand
 
     box = SLANTED_ROW[3][1]
     again = ("6m", (box[0] + 12, box[1] + 3, box[2] + 12, box[3] + 3), (0.42, -0.34))

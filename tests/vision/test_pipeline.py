@@ -20,7 +20,8 @@ from vision.decode import decode
 from vision.detect import DEFAULT_MODEL as DETECTOR_MODEL
 from vision.errors import PhotoError
 from vision.layout import read_layout
-from vision.pipeline import read_hand, recognize_path
+from vision.pipeline import recognize_path
+from vision.readhand import read_hand
 from vision.synthetic import GAP, L, W, full_layout, probs_for, reads_for, row, turn
 from vision.types import Detection, TileRead
 

@@ -20,9 +20,9 @@ from scorer.notation import parse_hand
 from scorer.tiles import CODES, INDEX
 from tests.vision.table_fixtures import in_view, table, true_read
 from vision.config import DEFAULT
-from vision.pipeline import pick_hand
 from vision.regions import SHOWN, Piece, Regions, find_regions, pieces_of
 from vision.result import NO_HAND_AMONG, assemble, fourth_tile_seen, result_json
+from vision.table import pick_hand
 from vision.types import Detection, TileRead
 
 
@@ -206,7 +206,7 @@ def test_a_whole_table_is_glanced_at_first() -> None:
     """A photo of more tiles than a hand lays down is glanced at (a back is told at a glance);
     a whole table's (many backs: its walls) whole reading waits for where the hand may
     lie, a posed photo of several hands has its faces read whole, a hand's photo all."""
-    from vision.pipeline import read_faces
+    from vision.table import read_faces
 
     walls = [Detection((50.0 * i, 0.0, 50.0 * i + 40, 30.0), 0.9) for i in range(20)]
     faces = [Detection((50.0 * i, 100.0, 50.0 * i + 30, 140.0), 0.9) for i in range(20)]
@@ -226,7 +226,7 @@ def test_only_where_the_hand_may_lie_is_looked_at_again(tables) -> None:
     """A whole table's faces are read whole in the hand's candidates, up to the first that
     reads as a hand, and then where the other copies of its winning tile may lie (they
     decide 和绝张); no back, and no tile twice."""
-    from vision.pipeline import hand_looked_again
+    from vision.table import hand_looked_again
 
     for meta in tables[:3]:
         reads, labels = _reads(meta)
@@ -415,15 +415,15 @@ def test_the_hand_picked_is_read_once_on_a_whole_table(tables, monkeypatch) -> N
     """The candidates read while the table is looked at again are not read again when the
     hand is picked (`HandReadings`), unless a tile of them was read anew; the pick is the
     same as reading afresh."""
-    import vision.pipeline as pipeline
+    import vision.readhand as readhand
 
     reads, _ = _reads(tables[0])
     regions = find_regions(reads)
     fresh = pick_hand(reads, regions)
     calls = []
-    real = pipeline.read_hand
-    monkeypatch.setattr(pipeline, "read_hand", lambda r, c: calls.append(r) or real(r, c))
-    readings = pipeline.HandReadings()
+    real = readhand.read_hand
+    monkeypatch.setattr(readhand, "read_hand", lambda r, c: calls.append(r) or real(r, c))
+    readings = readhand.HandReadings()
     first = [reads[i] for i in regions.candidates[0]]
     readings(first)
     chosen, reading = pick_hand(reads, regions, readings=readings)
@@ -675,7 +675,7 @@ def test_flowers_laid_beyond_the_melds_row_join_the_hand() -> None:
 def test_only_candidates_lying_near_each_other_are_read_together() -> None:
     """Two parts of one hand lie a few tiles apart; a group past the wall or across the
     table is another player's, so it is never read together with the hand."""
-    from vision.pipeline import hand_tries
+    from vision.table import hand_tries
 
     def boxes(x0: float) -> list[tuple[float, float, float, float]]:
         return [(x0 + 44.0 * i, 400.0, x0 + 44.0 * i + 40, 452.0) for i in range(5)]
@@ -692,7 +692,7 @@ def test_a_complete_hand_is_picked_before_one_that_needs_a_kong_named() -> None:
     lying face down (a wall's end beside a row reads so); a group further off reads as a
     complete hand. The complete hand is picked: the kong is a guess, which the person
     would be asked to name, and the complete hand needs none."""
-    from vision.pipeline import read_hand
+    from vision.readhand import read_hand
     from vision.synthetic import GAP, reads_for, row
 
     with_kong = ["back"] * 4 + [GAP, "1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "N"]
@@ -712,7 +712,7 @@ def test_of_two_hands_needing_a_kong_named_the_one_leaving_no_tiles_out_is_picke
     pond's tiles, which its layout leaves out with a warning; the other is the hand's tiles
     alone. The reading with fewer warnings is the hand (a rendered overhead table read
     the pond's try before)."""
-    from vision.pipeline import read_hand
+    from vision.readhand import read_hand
     from vision.synthetic import GAP, reads_for, row
 
     with_kong = ["back"] * 4 + [GAP, "1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "N"]
@@ -733,7 +733,7 @@ def test_the_tiles_of_a_complete_hand_past_a_partial_one_are_looked_at_again(
     """On a whole table the hand's tries are read whole in turn: past one that reads only as
     all but a kong lying face down, on to the complete hand `pick_hand` will take, so that
     its tiles are read whole too."""
-    import vision.pipeline as pipeline
+    import vision.table as whole_table
     from vision.synthetic import GAP, reads_for, row
 
     with_kong = ["back"] * 4 + [GAP, "1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "N"]
@@ -744,9 +744,9 @@ def test_the_tiles_of_a_complete_hand_past_a_partial_one_are_looked_at_again(
     a, b = tuple(range(15)), tuple(range(15, 29))
     boxes = np.array([r.detection.box for r in reads])
     down = np.array([r.chosen == "back" for r in reads])
-    monkeypatch.setattr(pipeline, "find_regions", lambda *_: Regions((), (a, b), boxes, down))
+    monkeypatch.setattr(whole_table, "find_regions", lambda *_: Regions((), (a, b), boxes, down))
     reader = _Counting()
-    pipeline.hand_looked_again(reader, np.zeros((8, 8, 3), np.uint8), reads)
+    whole_table.hand_looked_again(reader, np.zeros((8, 8, 3), np.uint8), reads)
     assert reader.again[:2] == [list(a), list(b)]
 
 

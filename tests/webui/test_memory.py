@@ -70,7 +70,7 @@ def test_the_server_and_its_photo_readers_fix_the_threshold(monkeypatch, tmp_pat
     calls: list[str] = []
     monkeypatch.setattr(webui.server, "return_big_buffers", lambda: calls.append("server"))
     monkeypatch.setattr(webui.photos, "return_big_buffers", lambda: calls.append("reader"))
-    monkeypatch.setattr("vision.pipeline.warm_up", lambda: None)
+    monkeypatch.setattr("vision.readers.warm_up", lambda: None)
     monkeypatch.setattr(os, "nice", lambda _: 0, raising=False)  # this process's priority
     monkeypatch.setattr(webui.photos, "_exit_with_parent", lambda parent: None)
     server = make_server(create_app({"MCR_DB": str(tmp_path / "g.db")}), "127.0.0.1", 0, Limits())

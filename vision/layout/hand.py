@@ -19,7 +19,7 @@ from vision.rows import Frame, face_along
 from vision.types import Group, TileRead, marked
 
 #: a hand laid out in one row: read as it lies, not by thresholds loosened until some
-#: tile looks set apart (see `vision.pipeline.read_hand`)
+#: tile looks set apart (see `vision.readhand.read_hand`)
 NOTHING_SET_APART = note("nothing_set_apart")
 
 

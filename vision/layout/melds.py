@@ -34,7 +34,7 @@ Peel = tuple[list[Slot], list[Slot], list[Slot], Cut]
 
 #: the doubt left when a sideways-looking tile is counted upright (alone, or the only one
 #: in a long row): a gap misjudged beside a sideways tile can hide its meld, so
-#: `vision.pipeline.read_hand` tries the layout's other readings too
+#: `vision.readhand.read_hand` tries the layout's other readings too
 TAKEN_UPRIGHT = "A tile that looked sideways was counted upright: no meld around it fits."
 
 
