@@ -28,7 +28,6 @@ import numpy as np
 
 from scorer.tiles import BACK, CODES
 from vision.config import DEFAULT, VisionConfig
-from vision.decode import Decoded
 from vision.detect import unstretch
 from vision.errors import ModelError, PhotoError
 from vision.exemplars import parse_exemplars
@@ -45,13 +44,13 @@ from vision.readers import (
     as_finder,
     models,
 )
-from vision.readhand import HandReadings, read_hand, standing
+from vision.readhand import HandReadings, Reading, read_hand, standing
 from vision.regions import Piece, find_regions
 from vision.result import assemble
 from vision.table import glanced_first, hand_looked_again, pick_hand, read_faces
 from vision.tileset import taught
 from vision.turn import Turned, rows_tilt, turn_to_rows
-from vision.types import Detection, Layout, TileRead
+from vision.types import Detection, TileRead
 
 Box = tuple[float, float, float, float]
 
@@ -167,7 +166,7 @@ class Picked:
 
     every: list[TileRead]
     chosen: tuple[int, ...]
-    reading: tuple[list[TileRead], Layout, Decoded]
+    reading: Reading
     ignored: list[Piece]
 
 
@@ -200,7 +199,7 @@ def _complete(picked: Picked, config: VisionConfig) -> bool:
 
 #: what a closer look at a table's hand gives: its tiles (in the photo's pixels) and their
 #: reading (`read_hand`)
-HandLook = tuple[list[TileRead], tuple[list[TileRead], Layout, Decoded]]
+HandLook = tuple[list[TileRead], Reading]
 
 
 def hand_zoomed(

@@ -15,10 +15,11 @@ from vision.layout import NOTHING_SET_APART, read_layout
 from vision.notes import Note
 from vision.types import Layout, TileRead
 
+#: a group of tiles read as a hand: the reads as decoded, their layout, the hand decoded
+Reading = tuple[list[TileRead], Layout, Decoded]
 
-def read_hand(
-    reads: list[TileRead], config: VisionConfig = DEFAULT
-) -> tuple[list[TileRead], Layout, Decoded]:
+
+def read_hand(reads: list[TileRead], config: VisionConfig = DEFAULT) -> Reading:
     """Layout and decoding of the read tiles: (reads as decoded, layout, decoded hand).
     The reads given are left as they are.
 
@@ -83,7 +84,7 @@ class HandReadings:
         self.config = config
         self._kept: dict[tuple[int, ...], tuple[list[TileRead], tuple]] = {}
 
-    def __call__(self, reads: list[TileRead]) -> tuple[list[TileRead], Layout, Decoded]:
+    def __call__(self, reads: list[TileRead]) -> Reading:
         key = tuple(id(r) for r in reads)  # unique: the reads kept below stay alive
         if key not in self._kept:
             self._kept[key] = (list(reads), read_hand(reads, self.config))
@@ -123,8 +124,8 @@ def gives_hand(decoded: Decoded) -> bool:
 
 
 def better_partial(
-    reading: tuple[list[TileRead], Layout, Decoded],
-    kept: tuple[list[TileRead], Layout, Decoded] | None,
+    reading: Reading,
+    kept: Reading | None,
 ) -> bool:
     """Whether a try that reads as no complete hand is the one to keep over `kept`: it
     gives a hand but for kongs lying face down, with fewer warnings (`standing`; of
@@ -139,7 +140,7 @@ def _layout_key(layout: Layout) -> tuple:
     return groups, layout.sideways, tuple(layout.warnings)
 
 
-def standing(reading: tuple[list[TileRead], Layout, Decoded]) -> tuple[bool, bool, int]:
+def standing(reading: Reading) -> tuple[bool, bool, int]:
     """What a reading of the hand is worth, least first: a hand (or the rest of one), a
     complete hand, then the fewest warnings."""
     _, layout, decoded = reading

@@ -19,6 +19,7 @@ from vision.config import DEFAULT, VisionConfig
 from vision.decode import Decoded
 from vision.layout.kinds import code_of, likeliest
 from vision.notes import Note, note
+from vision.readhand import Reading
 from vision.regions import Piece, shown_as, shown_copies
 from vision.types import Group, Layout, TileRead
 
@@ -141,7 +142,7 @@ def _noted(notes: list[Note]) -> dict[str, Any]:
 def assemble(
     every: list[TileRead],
     chosen: tuple[int, ...],
-    reading: tuple[list[TileRead], Layout, Decoded],
+    reading: Reading,
     ignored: list[Piece],
     name: str,
     size: tuple[int, int],

@@ -18,7 +18,7 @@ from vision.config import DEFAULT, VisionConfig
 from vision.decode import Decoded
 from vision.layout.kinds import likeliest, top_class
 from vision.readers import ClassifierFn, TileReader
-from vision.readhand import HandReadings, better_partial, read_hand, standing
+from vision.readhand import HandReadings, Reading, better_partial, read_hand, standing
 from vision.regions import Regions, find_regions
 from vision.types import Detection, Layout, TileRead
 
@@ -122,7 +122,7 @@ def pick_hand(
     regions: Regions,
     config: VisionConfig = DEFAULT,
     readings: HandReadings | None = None,
-) -> tuple[tuple[int, ...], tuple[list[TileRead], Layout, Decoded]]:
+) -> tuple[tuple[int, ...], Reading]:
     """The first of the hand's tries (`hand_tries`) that reads as a complete hand, else the
     one that reads as all but its kongs lying face down (which the person names) with the
     fewest warnings (`standing`; the first of equals), else the first try that reads
@@ -153,10 +153,10 @@ def pick_hand(
 def with_flowers(
     reads: list[TileRead],
     chosen: tuple[int, ...],
-    reading: tuple[list[TileRead], Layout, Decoded],
+    reading: Reading,
     tries: list[tuple[int, ...]],
     readings: HandReadings,
-) -> tuple[tuple[int, ...], tuple[list[TileRead], Layout, Decoded]]:
+) -> tuple[tuple[int, ...], Reading]:
     """The hand read complete, or a later try holding all its tiles and more, those all
     read as flowers, that reads as the same hand with more flowers and no more warnings:
     flowers laid in line with a short concealed row (a pair, the rest melds in front of
