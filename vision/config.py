@@ -256,6 +256,20 @@ class RegionsConfig:
     backs_share: float = 0.6
     #: a wall's stacks: the share of its tiles lying on or under another
     stacked_share: float = 0.25
+    #: a wall's lower tile shows a strip of its side under the upper one (`stacked`):
+    #: lined up with it (this share of the narrower box's width overlapping) ...
+    strip_overlap: float = 0.6
+    #: ... the tile above at least this many times the strip's height ...
+    strip_under: float = 1.8
+    #: ... and this near above it (in the lower box's height)
+    strip_gap: float = 0.15
+    #: a row of this many backs or more ...
+    behind_least: int = 5
+    #: ... with another such row further out in the same direction from the table's middle
+    #: (their directions' cosine at least this) ...
+    behind_cos: float = 0.9
+    #: ... and this many times as far out is a wall, the row behind it a hand
+    behind_far: float = 1.15
     #: the most tiles in one row of a discard pond
     pond_row: int = 6
     #: a tile is in a row when its centre lies this near the row's line, in tile sizes

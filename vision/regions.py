@@ -74,7 +74,7 @@ class Regions:
             return [Piece("stray", tuple(rest))] if rest else []
         boxes, down = self.boxes[rest], self.down[rest]
         faces = self.facing[rest] if self.facing is not None else np.full(len(rest), 5)
-        stacks, out = stacked(boxes, down), []
+        stacks, out = stacked(boxes, down, self.config), []
         groups = [
             part
             for group in pieces_of(boxes, down.astype(int), self.config)
@@ -83,7 +83,7 @@ class Regions:
         for group in groups:
             tiles = tuple(sorted(rest[k] for k in group))
             out.append(Piece(name_of(group, boxes, down, self.config, stacks), tiles))
-        return _walls_inside(out, groups, boxes, down)
+        return _walls_inside(out, groups, boxes, down, self.config)
 
 
 def _by_axis(
@@ -101,23 +101,30 @@ def _by_axis(
 
 
 def _walls_inside(
-    pieces: list[Piece], groups: list[list[int]], boxes: np.ndarray, down: np.ndarray
+    pieces: list[Piece],
+    groups: list[list[int]],
+    boxes: np.ndarray,
+    down: np.ndarray,
+    config: RegionsConfig,
 ) -> list[Piece]:
     """A row of backs with another row of backs further out behind it, seen from the table's
     middle, is a wall (its lower layer hidden), the row behind a hand: the walls stand
-    inside the players' hands."""
+    inside the players' hands (`RegionsConfig.behind_least` and after)."""
+    least = config.behind_least
     centre = np.median((boxes[:, :2] + boxes[:, 2:]) / 2, axis=0)
     where = [np.mean((boxes[g, :2] + boxes[g, 2:]) / 2, axis=0) - centre for g in groups]
     out = list(pieces)
     for k, p in enumerate(pieces):
-        if p.kind != "other_hand" or len(p.tiles) < 5 or not down[groups[k]].all():
+        if p.kind != "other_hand" or len(p.tiles) < least or not down[groups[k]].all():
             continue
         for j, q in enumerate(pieces):
-            if j == k or q.kind != "other_hand" or len(q.tiles) < 5:
+            if j == k or q.kind != "other_hand" or len(q.tiles) < least:
                 continue
             a, b = where[k], where[j]
             cos = float(a @ b / max(np.linalg.norm(a) * np.linalg.norm(b), 1e-9))
-            if cos > 0.9 and np.linalg.norm(b) > 1.15 * np.linalg.norm(a):
+            if cos > config.behind_cos and np.linalg.norm(b) > config.behind_far * np.linalg.norm(
+                a
+            ):
                 out[k] = Piece("wall", p.tiles)
                 break
     return out
@@ -220,7 +227,7 @@ def _telling(reads: list[TileRead], config: RegionsConfig) -> np.ndarray:
     return np.array([c not in config.symmetric and INDEX[c] < FLOWER_FIRST for c in codes])
 
 
-def stacked(boxes: np.ndarray, down: np.ndarray) -> np.ndarray:
+def stacked(boxes: np.ndarray, down: np.ndarray, config: RegionsConfig = DEFAULT) -> np.ndarray:
     """Which face-down tiles lie on or under another (a wall's two layers): a face-down tile
     much lower than the tile just above it in the photo, lined up with it, is the strip of
     side a lower tile shows under the upper one, and both are marked (tiles side by side
@@ -239,8 +246,12 @@ def stacked(boxes: np.ndarray, down: np.ndarray) -> np.ndarray:
     _, gy = _gaps(b)
     low = np.minimum(h[:, None], h[None])
     cy = (b[:, 1] + b[:, 3]) / 2
-    on = (overlap_x > 0.6 * np.minimum(w[:, None], w[None])) & (h[None] >= 1.8 * h[:, None])
-    on &= (gy <= 0.15 * low) & (cy[None] < cy[:, None])  # [i, j]: the strip i under tile j
+    on = (overlap_x > config.strip_overlap * np.minimum(w[:, None], w[None])) & (
+        h[None] >= config.strip_under * h[:, None]
+    )
+    on &= (gy <= config.strip_gap * low) & (
+        cy[None] < cy[:, None]
+    )  # [i, j]: the strip i under tile j
     out[idx] = on.any(axis=1) | on.any(axis=0)
     return out
 
@@ -644,7 +655,11 @@ def find_regions(reads: list[TileRead], config: RegionsConfig = DEFAULT) -> Regi
         return Regions((Piece("hand", every),) if every else (), (every,) if every else ())
     boxes = _boxes(reads)
     down = _face_down(reads, config)
-    faces, stacks, telling = facing(reads, down), stacked(boxes, down), _telling(reads, config)
+    faces, stacks, telling = (
+        facing(reads, down),
+        stacked(boxes, down, config),
+        _telling(reads, config),
+    )
     lean = _lean(reads)
     table = _Table.of(boxes, np.array([flower_sum(r) for r in reads]), down, config)
     pieces = [
