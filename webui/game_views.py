@@ -13,8 +13,9 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 
 from scorer.errors import McrError
 from scorer.game import csvio
+from scorer.game.checks import HAND_FIELDS, PENALTY_FIELDS
 from scorer.game.errors import GameError
-from scorer.game.store import HAND_FIELDS, PENALTY_FIELDS, GameStore
+from scorer.game.store import GameStore
 from scorer.game.tournament import rank_players, rank_teams
 from webui.errors import (
     RequestError,

@@ -17,9 +17,10 @@ from typing import Any
 
 from scorer.errors import McrError
 from scorer.game import csvio, rules, text
+from scorer.game.checks import hand_revision
 from scorer.game.errors import GameError
 from scorer.game.replay import clean_name, replay, team_name
-from scorer.game.store import GameStore, hand_revision
+from scorer.game.store import GameStore
 from scorer.game.tournament import rank_players, rank_teams, tournament_rankings
 from scorer.textinput import loads_strict, stdin_lines
 

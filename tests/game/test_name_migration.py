@@ -10,7 +10,8 @@ import sqlite3
 
 import pytest
 
-from scorer.game.store import GameStore, hand_revision
+from scorer.game.checks import hand_revision
+from scorer.game.store import GameStore
 from scorer.game.tournament import rank_players
 
 ANN_LEE = {"result": "win", "winner": "Ann  Lee", "discarder": "Bo\u00a0", "fans": 8}
