@@ -69,8 +69,10 @@ def _has(module: str, name: str) -> bool:
         return True
     try:  # `from package import submodule`
         importlib.import_module(f"{module}.{name}")
-    except ModuleNotFoundError:
-        return False
+    except ModuleNotFoundError as exc:
+        if exc.name == f"{module}.{name}":
+            return False
+        raise  # the submodule is there but needs what is not installed here
     return True
 
 

@@ -22,15 +22,18 @@ def _tap_first_ignored(page) -> None:
     """A tap on the photo where the first dimmed box lies. The boxes let taps through to
     the photo (`#boxes`), which opens what lies under the finger; the point is taken once
     the photo has loaded (that lays the boxes out again) and clicked through `#boxes`, so
-    that the click waits while the sticky header covers it."""
+    that the click waits while the sticky header covers it. The page scrolls smoothly to
+    the breakdown after a photo, so the box's place within `#boxes` is read in one step,
+    the same whatever the scroll."""
     page.wait_for_function("document.querySelector('#photo-img').complete")
     _settled(page)
-    box = page.locator("#boxes .box.ignored").first.bounding_box()
-    area = page.locator("#boxes").bounding_box()
-    centre = {
-        "x": box["x"] + box["width"] / 2 - area["x"],
-        "y": box["y"] + box["height"] / 2 - area["y"],
-    }
+    centre = page.evaluate(
+        """() => {
+            const box = document.querySelector("#boxes .box.ignored").getBoundingClientRect();
+            const area = document.querySelector("#boxes").getBoundingClientRect();
+            return {x: box.x + box.width / 2 - area.x, y: box.y + box.height / 2 - area.y};
+        }"""
+    )
     page.locator("#boxes").click(position=centre)
 
 
