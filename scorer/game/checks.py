@@ -25,22 +25,10 @@ MAX_REQUEST_ID = 100
 MAX_REVISION = 64
 #: the texts of a recorded hand, and the control characters each may keep
 HAND_TEXTS = {"hand": "", "note": "\n\t"}
-#: the fields a recorded hand may have (the replay contract's, plus seats instead of names)
-HAND_FIELDS = frozenset(
-    {
-        "result",
-        "winner",
-        "discarder",
-        "self_drawn",
-        "fans",
-        "flowers",
-        "penalties",
-        "hand",
-        "note",
-        "winner_seat",
-        "discarder_seat",
-    }
-)
+#: the fields a recorded hand may have: the replay contract's result, its texts, and the
+#: seats a page may name instead of the players
+RESULT_FIELDS = ("result", "winner", "discarder", "self_drawn", "fans", "flowers", "penalties")
+HAND_FIELDS = frozenset((*RESULT_FIELDS, *HAND_TEXTS, "winner_seat", "discarder_seat"))
 PENALTY_FIELDS = frozenset({"player", "kind", "points"})
 #: the penalty kinds whose payment the rules fix: they take no `points`
 FIXED_PENALTIES = tuple(k for k in rules.PENALTY_KINDS if k != "deduction")
