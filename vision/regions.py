@@ -110,7 +110,7 @@ def _walls_inside(
     """A row of backs with another row of backs further out behind it, seen from the table's
     middle, is a wall (its lower layer hidden), the row behind a hand: the walls stand
     inside the players' hands (`RegionsConfig.behind_least` and after)."""
-    least = config.behind_least
+    least, far = config.behind_least, config.behind_far
     centre = np.median((boxes[:, :2] + boxes[:, 2:]) / 2, axis=0)
     where = [np.mean((boxes[g, :2] + boxes[g, 2:]) / 2, axis=0) - centre for g in groups]
     out = list(pieces)
@@ -122,9 +122,7 @@ def _walls_inside(
                 continue
             a, b = where[k], where[j]
             cos = float(a @ b / max(np.linalg.norm(a) * np.linalg.norm(b), 1e-9))
-            if cos > config.behind_cos and np.linalg.norm(b) > config.behind_far * np.linalg.norm(
-                a
-            ):
+            if cos > config.behind_cos and np.linalg.norm(b) > far * np.linalg.norm(a):
                 out[k] = Piece("wall", p.tiles)
                 break
     return out
@@ -246,12 +244,10 @@ def stacked(boxes: np.ndarray, down: np.ndarray, config: RegionsConfig = DEFAULT
     _, gy = _gaps(b)
     low = np.minimum(h[:, None], h[None])
     cy = (b[:, 1] + b[:, 3]) / 2
-    on = (overlap_x > config.strip_overlap * np.minimum(w[:, None], w[None])) & (
-        h[None] >= config.strip_under * h[:, None]
-    )
-    on &= (gy <= config.strip_gap * low) & (
-        cy[None] < cy[:, None]
-    )  # [i, j]: the strip i under tile j
+    lined_up = overlap_x > config.strip_overlap * np.minimum(w[:, None], w[None])
+    taller = h[None] >= config.strip_under * h[:, None]
+    near_under = (gy <= config.strip_gap * low) & (cy[None] < cy[:, None])
+    on = lined_up & taller & near_under  # [i, j]: the strip i under tile j
     out[idx] = on.any(axis=1) | on.any(axis=0)
     return out
 
@@ -655,11 +651,8 @@ def find_regions(reads: list[TileRead], config: RegionsConfig = DEFAULT) -> Regi
         return Regions((Piece("hand", every),) if every else (), (every,) if every else ())
     boxes = _boxes(reads)
     down = _face_down(reads, config)
-    faces, stacks, telling = (
-        facing(reads, down),
-        stacked(boxes, down, config),
-        _telling(reads, config),
-    )
+    faces, stacks = facing(reads, down), stacked(boxes, down, config)
+    telling = _telling(reads, config)
     lean = _lean(reads)
     table = _Table.of(boxes, np.array([flower_sum(r) for r in reads]), down, config)
     pieces = [
