@@ -19,10 +19,14 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("scorer", "vision", "webui", "datasets", "bench", "models", "tests")
 
 
-def _project_imports(path: Path) -> list[tuple[int, str, str]]:
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+def _project_imports(tree: ast.Module) -> list[tuple[int, str, str]]:
     """(line, module, name) of every absolute `from <project module> import name`."""
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree):
         if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
             continue
         if node.module.split(".")[0] not in PACKAGES:
@@ -31,10 +35,9 @@ def _project_imports(path: Path) -> list[tuple[int, str, str]]:
     return found
 
 
-def _module_attributes(path: Path) -> list[tuple[int, str, str]]:
+def _module_attributes(tree: ast.Module) -> list[tuple[int, str, str]]:
     """(line, module, attribute) of every `alias.attribute` read where `alias` names a
     project module (`import vision.pipeline as pipeline`, `from vision import pipeline`)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
     aliases: dict[str, str] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -80,7 +83,8 @@ def test_every_imported_name_exists() -> None:
     missing = []
     for package in PACKAGES:
         for path in sorted((ROOT / package).rglob("*.py")):
-            for line, module, name in _project_imports(path) + _module_attributes(path):
+            tree = _tree(path)
+            for line, module, name in _project_imports(tree) + _module_attributes(tree):
                 try:
                     ok = _has(module, name)
                 except ImportError as exc:  # an optional extra absent here
@@ -99,7 +103,7 @@ def test_a_moved_name_is_caught(tmp_path: Path) -> None:
         "def f():\n    from vision.result import result_json\n    from vision.pipeline import result_json\n",
         encoding="utf-8",
     )
-    imports = _project_imports(path)
+    imports = _project_imports(_tree(path))
     assert [(m, n) for _, m, n in imports] == [
         ("vision.result", "result_json"),
         ("vision.pipeline", "result_json"),
@@ -116,7 +120,7 @@ def test_a_module_attribute_that_moved_is_caught(tmp_path: Path) -> None:
         "pipeline.recognize(b'')\npipeline.result_json()\nreaders.warm_up()\n",
         encoding="utf-8",
     )
-    reads = _module_attributes(path)
+    reads = _module_attributes(_tree(path))
     assert [(m, n, _has(m, n)) for _, m, n in reads] == [
         ("vision.pipeline", "recognize", True),
         ("vision.pipeline", "result_json", False),
