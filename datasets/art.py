@@ -67,6 +67,8 @@ APT_PACKAGES = (
     "fonts-yozvox-yozfont-edu",  # pen hand
     "fonts-cwtex-yen",  # the check fonts (fontfaces.CHECK_FONTS), never trained on
     "fonts-klee",
+    "fonts-hanazono",  # Hanazono Mincho and GNU Unifont draw the Unicode mahjong block
+    "fonts-unifont",
 )
 PIP_PACKAGES = ("mahjong-learner", "mahjax")
 NPM_TARBALLS = ("https://registry.npmjs.org/mj-tiles/-/mj-tiles-0.2.0.tgz",)
@@ -76,6 +78,8 @@ XMJ_DIR = Path("/usr/share/games/xmahjongg/tiles")
 FONTS = {
     "unicode_symbola": "/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf",
     "unicode_noto": "/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf",
+    "unicode_hanamin": "/usr/share/fonts/truetype/hanazono/HanaMinA.ttf",
+    "unicode_unifont": "/usr/share/fonts/opentype/unifont/unifont_upper.otf",
 }
 IVORY = (226, 240, 246)  # BGR
 

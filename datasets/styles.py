@@ -30,7 +30,7 @@ from datasets.scene.faces import BUILTIN, available_styles
 TRAIN_STYLES: tuple[str, ...] = (
     "kde_default", "kde_classic", "kde_jade", "gnome_smooth", "gnome_postmodern",
     "xmj_real", "xmj_dorothy", "unicode_symbola", "unicode_noto", "learner",
-    "xmj_gnome", "xmj_gnome2", "mj_tiles",
+    "xmj_gnome", "xmj_gnome2", "mj_tiles", "unicode_hanamin", "unicode_unifont",
 )  # fmt: skip
 HELDOUT_STYLES: tuple[str, ...] = ("kde_traditional", "mahjax")
 
