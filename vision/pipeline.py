@@ -34,6 +34,7 @@ from vision.exemplars import parse_exemplars
 from vision.faint import faint_backs
 from vision.handzoom import hand_area, hand_boxes, in_photo
 from vision.photo import MAX_BYTES, load_photo
+from vision.pieces import Piece
 from vision.readers import (
     ClassifierFn,
     DetectorFn,
@@ -45,7 +46,7 @@ from vision.readers import (
     models,
 )
 from vision.readhand import HandReadings, Reading, read_hand, standing
-from vision.regions import Piece, find_regions
+from vision.regions import find_regions
 from vision.result import assemble
 from vision.table import glanced_first, hand_looked_again, pick_hand, read_faces
 from vision.tileset import taught

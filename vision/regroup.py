@@ -18,7 +18,7 @@ import numpy as np
 from scorer.tiles import CODES, INDEX
 from vision.errors import TileListError
 from vision.exemplars import is_look
-from vision.regions import DEFAULT, KINDS, Piece
+from vision.pieces import DEFAULT, KINDS, Piece
 from vision.result import assemble
 from vision.types import Detection, TileRead
 

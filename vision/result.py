@@ -19,8 +19,9 @@ from vision.config import DEFAULT, VisionConfig
 from vision.decode import Decoded
 from vision.layout.kinds import code_of, likeliest
 from vision.notes import Note, note
+from vision.pieces import Piece
 from vision.readhand import Reading
-from vision.regions import Piece, shown_as, shown_copies
+from vision.regions import shown_as, shown_copies
 from vision.types import Group, Layout, TileRead
 
 #: a claimed tile's giver by the meld's mark (the notation's seats from the winner)

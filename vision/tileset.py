@@ -33,7 +33,7 @@ from scorer.tiles import CODES, DRAGONS, FLOWER_CODES, INDEX, NUM_KINDS, WINDS
 from vision.config import DEFAULT, VisionConfig
 from vision.detect import nms
 from vision.errors import ModelError, PhotoError
-from vision.regions import components
+from vision.pieces import components
 from vision.rows import direction
 from vision.types import TileRead
 

@@ -20,7 +20,8 @@ from scorer.notation import parse_hand
 from scorer.tiles import CODES, INDEX
 from tests.vision.table_fixtures import in_view, table, true_read
 from vision.config import DEFAULT
-from vision.regions import SHOWN, Piece, Regions, find_regions, pieces_of
+from vision.pieces import Piece, pieces_of
+from vision.regions import SHOWN, Regions, find_regions
 from vision.result import NO_HAND_AMONG, assemble, fourth_tile_seen, result_json
 from vision.table import pick_hand
 from vision.types import Detection, TileRead
@@ -163,7 +164,7 @@ def _boxes_of(reads):
 
 
 def facing_of(reads):
-    from vision.regions import facing
+    from vision.pieces import facing
 
     return facing(reads, np.zeros(len(reads), bool))
 
@@ -339,7 +340,7 @@ def test_a_pond_is_told_from_a_hand_pushed_over_however_the_photo_is_turned(degr
     """A pond of six and four (rows overlapping as lying tiles show their sides) is a pond, a
     row of thirteen a hand pushed over, whichever way the camera was rolled."""
     from vision.config import RegionsConfig
-    from vision.regions import face_up_kind
+    from vision.pieces import face_up_kind
 
     pond = [(50.0 * x, 61.0 * y, 50.0 * x + 49, 61.0 * y + 68) for y in range(2) for x in range(6)]
     pond = pond[:10]
@@ -356,7 +357,7 @@ def test_a_pond_seen_from_a_seat_is_a_pond_and_a_ragged_hand_row_a_hand(degrees)
     pond, whose tiles count for 和绝张, not a row of seven read as a hand pushed over. A
     hand pushed over, its tiles a little out of line, is still one row."""
     from vision.config import RegionsConfig
-    from vision.regions import face_up_kind
+    from vision.pieces import face_up_kind
 
     pond = [(0, 0, 30, 38), (26, 2, 54, 37), (50, 2, 79, 38), (74, 4, 102, 42),
             (102, 6, 128, 34), (127, 7, 153, 39), (127, 30, 153, 65)]  # fmt: skip
@@ -580,7 +581,7 @@ def test_a_kong_in_front_beside_the_melds_joins_the_hand() -> None:
              ("5s", (527, 607, 609, 698)), ("9p", (608, 588, 705, 685))]  # fmt: skip
     kong = [(444, 710, 530, 813), (504, 699, 590, 796), (561, 688, 652, 785),
             (616, 676, 708, 779)]  # fmt: skip
-    from vision.regions import _row_backs, _Table
+    from vision.reach import _row_backs, _Table
 
     boxes = np.array([b for _, b in faces] + kong, float)
     down = np.arange(len(boxes)) >= len(faces)
@@ -595,7 +596,7 @@ def test_a_kong_in_front_beside_the_melds_joins_the_hand() -> None:
 def test_a_wall_in_line_with_the_hands_row_is_no_kong() -> None:
     """Backs lying on from the row's end, more than four kongs lying face down show, are
     a wall seen end on, not the hand's kongs: none joins (`kong_backs_most`); four join."""
-    from vision.regions import _row_backs, _Table
+    from vision.reach import _row_backs, _Table
 
     def backs_joined(n: int) -> list[int]:
         boxes = np.array([(50 * k, 500, 50 * k + 48, 570) for k in range(10 + n)], float)
