@@ -18,7 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.art import DEFAULT_CACHE, load_index
+from datasets.art import DEFAULT_CACHE, ArtError, load_index
 from datasets.cmdv4 import load_split
 from datasets.label_check import usable
 from datasets.scene import fontfaces
@@ -64,6 +64,12 @@ def pack_art(out: Path, cache: Path, fonts: bool = False) -> None:
     """The training styles' faces; with `fonts`, the font styles' faces baked in too,
     since the borrowed machine has none of the fonts they are written with."""
     index = load_index(cache)
+    missing = [s for s in TRAIN_STYLES if s not in index["styles"]]
+    if missing:  # a cache installed before these styles trained
+        raise ArtError(
+            f"style(s) {', '.join(missing)} not in the art cache {cache}: "
+            "run `python -m datasets.art install`"
+        )
     styles = {}
     for style in TRAIN_STYLES:
         entry = dict(index["styles"][style])
@@ -106,7 +112,10 @@ def main(argv: list[str] | None = None) -> None:
     if out.exists():
         shutil.rmtree(out)
     n = pack_cmd(out / "cmd", a.data, a.valid_images, a.quality)
-    pack_art(out / "art", Path(a.cache), a.fonts)
+    try:
+        pack_art(out / "art", Path(a.cache), a.fonts)
+    except ArtError as exc:
+        raise SystemExit(f"error: {exc}") from None
     (out / "init").mkdir()
     for ck in a.init:
         shutil.copyfile(ck, out / "init" / Path(ck).name)

@@ -229,8 +229,9 @@ SYMMETRIC_FACES = frozenset(
 
 @dataclass(frozen=True)
 class RegionsConfig:
-    """The winner's hand among the table's other tiles (`vision.regions`), in tile sizes
-    (the shorter side of a tile's box)."""
+    """The winner's hand among the table's other tiles (`vision.regions`: pieces named in
+    `vision.pieces`, the hand's candidates grown in `vision.reach`), in tile sizes (the
+    shorter side of a tile's box)."""
 
     #: more tiles than this and the photo shows more than one hand: 18 tiles of four
     #: kongs and 8 flowers are the most a hand lays down

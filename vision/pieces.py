@@ -166,10 +166,10 @@ def row_direction(centre: np.ndarray) -> np.ndarray:
     """The unit direction a piece's rows run in: tiles in a row lie nearer one another than
     the rows do, so it is the mean direction (either way round) from each tile to its
     nearest neighbour, however the photo is turned."""
-    gaps = centre[None] - centre[:, None]
-    dist = np.hypot(gaps[..., 0], gaps[..., 1])
+    offsets = centre[None] - centre[:, None]
+    dist = np.hypot(offsets[..., 0], offsets[..., 1])
     np.fill_diagonal(dist, np.inf)
-    step = gaps[np.arange(len(centre)), dist.argmin(axis=1)]
+    step = offsets[np.arange(len(centre)), dist.argmin(axis=1)]
     twice = 2 * np.arctan2(step[:, 1], step[:, 0])  # a step and its reverse alike
     angle = np.arctan2(np.sin(twice).sum(), np.cos(twice).sum()) / 2
     return np.array([np.cos(angle), np.sin(angle)])

@@ -7,11 +7,11 @@ the tiles within a small gap of it, of about its size), names what each
 piece is from what it shows (`vision.pieces`), and lists the hand's
 candidates: the face-up pieces the camera's player reads upright, nearest
 the camera first, with the pieces beside them that a laid-down hand spreads
-over (its winning tile set apart, its melds and flowers: `vision.reach`). The pipeline reads the candidates in that
-order, then two lying near each other together (`vision.table.hand_tries`),
-and keeps the first that makes a complete hand (but for a kong lying face
-down, which the person names); every other tile is `ignored`, with its
-piece's kind.
+over (its winning tile set apart, its melds and flowers: `vision.reach`).
+The pipeline reads the candidates in that order, then two lying near each
+other together (`vision.table.hand_tries`), and keeps the first that makes
+a complete hand (but for a kong lying face down, which the person names);
+every other tile is `ignored`, with its piece's kind.
 
 Everything here works on boxes, the classifier's readings and the
 orienter's face directions: plain values in, a new `Regions` value out.
@@ -108,6 +108,7 @@ def find_regions(reads: list[TileRead], config: RegionsConfig = DEFAULT) -> Regi
     return Regions(tuple(pieces), candidates, boxes, down, faces, config)
 
 
+#: groups whose face-up tiles were shown on the table before the win (牌池 and 桌面)
 SHOWN = ("discards", "other_meld", "stray")
 
 

@@ -125,3 +125,17 @@ def test_the_green_dragon_is_the_green_one() -> None:
         faces = style_faces(style)
         if {"P", "F"} <= set(faces):
             assert _green_share(faces["P"]) <= _green_share(faces["F"]), style
+
+
+def test_a_bundle_of_a_cache_missing_a_training_style_names_the_fix(tmp_path) -> None:
+    """A cache installed before a style joined the training sets: the GPU bundle says to
+    install the art again rather than failing on a missing key."""
+    import json
+
+    from datasets.art import ArtError
+    from datasets.gpu_bundle import pack_art
+
+    (tmp_path / "index.json").write_text(json.dumps({"styles": {}}))
+    with pytest.raises(ArtError, match="datasets.art install") as err:
+        pack_art(tmp_path / "out", tmp_path)
+    assert TRAIN_STYLES[-1] in str(err.value)

@@ -20,7 +20,7 @@ from scorer.notation import parse_hand
 from scorer.tiles import CODES, INDEX
 from tests.vision.table_fixtures import in_view, table, true_read
 from vision.config import DEFAULT
-from vision.pieces import Piece, pieces_of
+from vision.pieces import Piece, boxes_of, pieces_of
 from vision.regions import SHOWN, Regions, find_regions
 from vision.result import NO_HAND_AMONG, assemble, fourth_tile_seen, result_json
 from vision.table import pick_hand
@@ -155,12 +155,8 @@ def test_a_pushed_over_hand_at_the_side_is_not_a_pond() -> None:
         for i in range(13)
     ]
     every = (Piece("stray", tuple(range(13))),)
-    regions = Regions(every, (), _boxes_of(reads), np.zeros(13, bool), facing_of(reads))
+    regions = Regions(every, (), boxes_of(reads), np.zeros(13, bool), facing_of(reads))
     assert [p.kind for p in regions.ignored(())] == ["other_hand"]
-
-
-def _boxes_of(reads):
-    return np.array([r.detection.box for r in reads])
 
 
 def facing_of(reads):
@@ -388,7 +384,7 @@ def test_ponds_touching_at_the_centre_are_each_a_pond() -> None:
         TileRead(Detection(b, 0.9), np.eye(43)[k % 27], up=(-1.0, 0.0)) for k, b in enumerate(right)
     ]
     every = (Piece("stray", tuple(range(24))),)
-    regions = Regions(every, (), _boxes_of(reads), np.zeros(24, bool), facing_of(reads))
+    regions = Regions(every, (), boxes_of(reads), np.zeros(24, bool), facing_of(reads))
     assert sorted(p.kind for p in regions.ignored(())) == ["discards", "discards"]
 
 
