@@ -212,7 +212,12 @@ def _exemplars() -> list | None:
     text = request.form.get("exemplars")
     if text is None:
         return None
-    value = parse_json(text.encode("utf-8", "surrogatepass"), MAX_EXEMPLAR_BYTES)
+    try:
+        value = parse_json(text.encode("utf-8", "surrogatepass"), MAX_EXEMPLAR_BYTES)
+    except RequestError as exc:
+        if exc.code != "bad_json":
+            raise
+        raise RequestError("bad_json.exemplars", **exc.params) from None  # the field, not the body
     parse_exemplars(value, None, 0)  # its shape; the reader then compares the looks
     return value
 

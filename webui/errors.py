@@ -35,6 +35,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "请求内容不是有效的 JSON",
         "zh-Hant": "請求內容不是有效的 JSON",
     },
+    "bad_json.exemplars": {
+        "en": "the upload's 'exemplars' field is not valid JSON ({detail})",
+        "zh": "上传的“exemplars”字段不是有效的 JSON",
+        "zh-Hant": "上傳的「exemplars」欄位不是有效的 JSON",
+    },
     "not_object": {
         "en": 'the request body must be a JSON object, e.g. {{"hand": "..."}}',
         "zh": "请求内容必须是 JSON 对象",

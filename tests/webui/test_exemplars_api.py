@@ -82,6 +82,15 @@ def test_bad_exemplars_are_a_clear_4xx_and_no_reading(
     assert calls == []
 
 
+def test_exemplars_that_are_no_json_are_named_not_the_whole_upload(seen) -> None:
+    client, calls = seen
+    resp = _upload(client, "not json")
+    assert resp.status_code == 400
+    assert resp.get_json()["error"]["code"] == "bad_json"
+    assert "'exemplars'" in resp.get_json()["error"]["message"]
+    assert calls == []
+
+
 def test_bad_exemplars_are_refused_in_the_players_language(seen) -> None:
     client, _ = seen
     resp = client.post(
