@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 
 #: a photo (25 MB) and its multipart wrapping
 MAX_BODY = 26 * 1024 * 1024
+#: the first bytes of a request its path is read from, should its headers be refused
+TARGET_BYTES = 4096
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,7 @@ class _ErrorTask(ErrorTask):
             for name, key in (("Accept-Language", "ACCEPT_LANGUAGE"), ("Cookie", "COOKIE"))
             if key in self.request.headers
         }
-        path = getattr(self.request, "path", None) or "/"
+        path = getattr(self.request, "asked_path", None) or getattr(self.request, "path", "/")
         with app.test_request_context(path=path, headers=asked):
             exc = default_exceptions.get(error.code, BadRequest)()
             response = app.process_response(app.make_response(app.handle_user_exception(exc)))
@@ -101,13 +103,35 @@ class _ErrorTask(ErrorTask):
 class _Parser(HTTPRequestParser):
     """waitress's request parser, with a request line or header that Python cannot read
     (a target "http://[", a Content-Length of 5,000 digits) refused as a bad request:
-    waitress lets such a ValueError out and closes the connection without an answer."""
+    waitress lets such a ValueError out and closes the connection without an answer.
+    It keeps the path the request asked for from its first bytes (`asked_path`): waitress
+    parses headers past their limit as a request for "/", and the refusal is then
+    answered as a page where an API path asked for JSON."""
+
+    asked_path: str | None = None
+
+    def received(self, data: bytes) -> int:
+        if self.asked_path is None and self.body_rcv is None:
+            self.asked_path = target_path((self.header_plus + data)[:TARGET_BYTES])
+        return super().received(data)
 
     def parse_header(self, header_plus: bytes) -> None:
         try:
             super().parse_header(header_plus)
         except ValueError as exc:
             raise ParsingError("the request line or headers do not parse") from exc
+
+
+def target_path(head: bytes) -> str | None:
+    """The path of the target in a request's first bytes, once they show where it ends (a
+    '?', a space, a line's end) or TARGET_BYTES of it; None before. A target that is no
+    path (`*`, a whole URL) is "/"."""
+    _, space, rest = head.partition(b" ")
+    ends = [i for i in (rest.find(b"?"), rest.find(b" "), rest.find(b"\r")) if i >= 0]
+    if not space or (not ends and len(head) < TARGET_BYTES):
+        return None if len(head) < TARGET_BYTES else "/"
+    target = rest[: min(ends)] if ends else rest
+    return target.decode("latin-1") if target.startswith(b"/") else "/"
 
 
 class _Channel(HTTPChannel):

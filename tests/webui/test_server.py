@@ -19,7 +19,7 @@ import pytest
 from tests.webui.conftest import SEED_HAND, needs_scorer
 from tests.webui.photo_fixture import photo_png
 from webui.app import create_app
-from webui.server import Limits, make_server
+from webui.server import TARGET_BYTES, Limits, make_server, target_path
 
 #: a small server: few threads, so a stalled request holding one would show
 SMALL = Limits(threads=4, connection_limit=100, channel_timeout=5)
@@ -256,6 +256,14 @@ def test_what_waitress_refuses_is_answered_as_the_app_answers(serve):
     head, _, body = page.partition(b"\r\n\r\n")
     assert re.match(rb"HTTP/1\.[01] 431 ", head) and b"Content-Type: text/html" in head
     assert b"<html" in body.lower()  # a page asked for gets a page
+    long_query = _raw(  # waitress takes headers past their limit for a request for "/"
+        port,
+        b"GET /game/api/games?tournament=" + b"a" * 100_000 + b" HTTP/1.1\r\n"
+        b"Host: 127.0.0.1\r\n\r\n",
+    )
+    head, _, body = long_query.partition(b"\r\n\r\n")
+    assert re.match(rb"HTTP/1\.[01] 431 ", head) and b"Content-Type: application/json" in head
+    assert json.loads(body)["error"]["code"]
 
 
 def _post_slowly(port: int, body: bytes, rate: float, limits_s: float = 8.0) -> bytes | None:
@@ -289,3 +297,14 @@ def test_a_slow_but_steady_upload_is_served_and_a_trickle_is_not(serve):
     answer = _post_slowly(port, padded, rate=3000)
     assert answer is not None and answer.startswith(b"HTTP/1.1 200")
     assert _post_slowly(port, padded, rate=200) is None
+
+
+def test_the_path_a_request_asked_for_is_read_from_its_first_bytes() -> None:
+    """What a refusal of its headers is answered as: the path, once the bytes show its end."""
+    assert target_path(b"GE") is None
+    assert target_path(b"GET /api/sc") is None  # the path may go on
+    assert target_path(b"GET /api/score?hand=1") == "/api/score"
+    assert target_path(b"POST /game/api/games HTTP/1.1\r\n") == "/game/api/games"
+    assert target_path(b"GET http://example.com/ HTTP/1.1\r\n") == "/"
+    long = target_path(b"GET /game/api/" + b"a" * TARGET_BYTES)
+    assert long is not None and long.startswith("/game/api/aaa")
