@@ -90,7 +90,9 @@ class _ErrorTask(ErrorTask):
             for name, key in (("Accept-Language", "ACCEPT_LANGUAGE"), ("Cookie", "COOKIE"))
             if key in self.request.headers
         }
-        path = getattr(self.request, "asked_path", None) or getattr(self.request, "path", "/")
+        path = getattr(self.request, "path", None) or "/"
+        if error.code == 431:  # headers past their limit: waitress parsed a request for "/"
+            path = getattr(self.request, "asked_path", None) or path
         with app.test_request_context(path=path, headers=asked):
             exc = default_exceptions.get(error.code, BadRequest)()
             response = app.process_response(app.make_response(app.handle_user_exception(exc)))
