@@ -22,7 +22,7 @@ from datasets.art import DEFAULT_CACHE, ArtError, load_index
 from datasets.cmdv4 import load_split
 from datasets.label_check import usable
 from datasets.scene import fontfaces
-from datasets.styles import TRAIN_STYLES
+from datasets.styles import TRAIN_STYLES, resolve_styles
 from scorer.tiles import BACK, CODES
 
 FACE_QUALITY = 92  # WebP quality of the tile faces (the photos' is --quality)
@@ -64,12 +64,7 @@ def pack_art(out: Path, cache: Path, fonts: bool = False) -> None:
     """The training styles' faces; with `fonts`, the font styles' faces baked in too,
     since the borrowed machine has none of the fonts they are written with."""
     index = load_index(cache)
-    missing = [s for s in TRAIN_STYLES if s not in index["styles"]]
-    if missing:  # a cache installed before these styles trained
-        raise ArtError(
-            f"style(s) {', '.join(missing)} not in the art cache {cache}: "
-            "run `python -m datasets.art install`"
-        )
+    resolve_styles("train", cache)  # names any style a cache installed before it lacks
     styles = {}
     for style in TRAIN_STYLES:
         entry = dict(index["styles"][style])

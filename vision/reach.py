@@ -182,15 +182,12 @@ def _grow(seed: Piece, pieces: list[Piece], table: _Table, config: RegionsConfig
     """The seed and every piece that joins it (`_grow_along` in the seed's frame). A seed of
     a tile or two shows no row's direction: grown in the photo's axes, a row seen at a
     slant climbs past pieces lying behind it, so it is grown again in the frame of the
-    longest row of upright faces it took (`_along`), where its own row runs."""
+    longest row of upright faces it took (`_hand_row`), where its own row runs."""
     along = _along(seed.tiles, table.boxes)
     members = _grow_along(seed, pieces, table, config, along)
     if along is not None:
         return members
-    taken = set(members)
-    rows = [p for p in pieces if p.kind == "hand" and taken.issuperset(p.tiles)]
-    longest = max(rows, key=lambda p: len(p.tiles), default=seed)
-    along = _along(longest.tiles, table.boxes)
+    along = _hand_row(members, pieces, table)
     return members if along is None else _grow_along(seed, pieces, table, config, along)
 
 
