@@ -150,19 +150,23 @@ def _depths(piece: Piece, flowers: float, config: RegionsConfig) -> frozenset[in
 
 @dataclass(frozen=True, eq=False)
 class _Table:
-    """What growing the hand looks at: every tile's box, its flower probability, and which
-    face-up tiles link (`links_of`, whichever way they face)."""
+    """What growing the hand looks at: every tile's box, its flower probability, which
+    face-up tiles link (`links_of`, whichever way they face), and which backs link to no
+    tile at all (`alone`)."""
 
     boxes: np.ndarray
     flowers: np.ndarray
     touching: np.ndarray
+    alone: np.ndarray
 
     @classmethod
     def of(
         cls, boxes: np.ndarray, flowers: np.ndarray, down: np.ndarray, config: RegionsConfig
     ) -> _Table:
-        touching = links_of(boxes, config) & ~down[:, None] & ~down[None]
-        return cls(boxes, flowers, touching)
+        links = links_of(boxes, config)
+        touching = links & ~down[:, None] & ~down[None]
+        np.fill_diagonal(links, False)
+        return cls(boxes, flowers, touching, down & ~links.any(axis=1))
 
     def crowded(self, tiles: tuple[int, ...], members: list[int], config: RegionsConfig) -> bool:
         """Whether face-up tiles outside the hand so far touch these (a piece of a pond split
@@ -201,7 +205,9 @@ def _grow_along(
     """The seed and every piece that joins it (`_reach`, `_depths`), measured along `along`
     (`Extent`); a piece that would take it past the most tiles a hand lays down stays out
     (nothing larger is a hand), and so does one behind the row touching face-up tiles
-    that do not join (`_Table.crowded`): the hand's parts behind it lie apart."""
+    that do not join (`_Table.crowded`): the hand's parts behind it lie apart. A back
+    touching no tile stays out too: a concealed kong's backs lie beside its other tiles,
+    a cloth's printed spots read as backs lie apart."""
     boxes = table.boxes
     first = Extent.of(seed.tiles, boxes, along)
     members, joined = list(seed.tiles), [(first, 0)]
@@ -211,6 +217,7 @@ def _grow_along(
         for p in pieces
         if p is not seed
         and not own.intersection(p.tiles)
+        and not table.alone[list(p.tiles)].all()
         and (where := _depths(p, float(table.flowers[list(p.tiles)].mean()), config))
     ]
     grown = True

@@ -17,6 +17,7 @@ from scorer.tiles import BACK, BACK_INDEX, FLOWER_FIRST
 from vision.config import DEFAULT, VisionConfig
 from vision.decode import Decoded
 from vision.layout.kinds import likeliest, top_class
+from vision.pieces import boxes_of, links_of
 from vision.readers import ClassifierFn, TileReader
 from vision.readhand import HandReadings, Reading, better_partial, read_hand, standing
 from vision.regions import Regions, find_regions
@@ -46,8 +47,15 @@ def read_faces(
 
 def whole_table(reads: list[TileRead], config: VisionConfig) -> bool:
     """Whether many tiles are a whole table: walls and hands seen from behind show many
-    backs (`RegionsConfig.table_backs`); a posed photo of several hands hardly any."""
-    return sum(r.chosen == BACK for r in reads) >= config.regions.table_backs
+    backs (`RegionsConfig.table_backs`) lying beside other tiles, in stacks and rows; a
+    posed photo of several hands hardly any. Backs alone, with no tile beside them, are
+    no table: a cloth's printed spots read as backs lie apart, walls do not."""
+    backs = np.array([r.chosen == BACK for r in reads], bool)
+    if backs.sum() < config.regions.table_backs:
+        return False
+    links = links_of(boxes_of(reads), config.regions)
+    np.fill_diagonal(links, False)
+    return int((backs & links.any(axis=1)).sum()) >= config.regions.table_backs
 
 
 def glanced_first(

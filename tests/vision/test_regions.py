@@ -201,8 +201,9 @@ def replace_chosen(read: TileRead) -> TileRead:
 
 def test_a_whole_table_is_glanced_at_first() -> None:
     """A photo of more tiles than a hand lays down is glanced at (a back is told at a glance);
-    a whole table's (many backs: its walls) whole reading waits for where the hand may
-    lie, a posed photo of several hands has its faces read whole, a hand's photo all."""
+    a whole table's (many backs beside one another: its walls) whole reading waits for
+    where the hand may lie, a posed photo of several hands, or of a hand on a cloth whose
+    spots read as backs lying apart, has its faces read whole, a hand's photo all."""
     from vision.table import read_faces
 
     walls = [Detection((50.0 * i, 0.0, 50.0 * i + 40, 30.0), 0.9) for i in range(20)]
@@ -217,6 +218,10 @@ def test_a_whole_table_is_glanced_at_first() -> None:
     reader = _Counting()
     read_faces(reader, image, faces)
     assert reader.full == [20]
+    spots = [Detection((200.0 * i, 300.0, 200.0 * i + 40, 330.0), 0.9) for i in range(20)]
+    reader = _Counting()  # a cloth's printed spots read as backs, each apart: no walls
+    reads = read_faces(reader, image, spots + faces)
+    assert reader.full == [20] and [r.chosen for r in reads[:20]] == ["back"] * 20
 
 
 def test_only_where_the_hand_may_lie_is_looked_at_again(tables) -> None:
@@ -813,17 +818,35 @@ def test_another_hands_backs_just_behind_the_row_stay_out() -> None:
     """Three or four backs together just behind the hand's row, towards the table's middle,
     are another player's hand seen from behind (a rendered seated view: the right-hand
     player's row reaching in); a back or two there may be a concealed kong's ends in a
-    meld row laid behind the row, and joins."""
+    meld row laid behind the row (its two middle tiles face up between them), and join."""
     row = _row(14, 40, 400)
     near_end = [Detection((540 + 44 * i, 300, 580 + 44 * i, 352), 0.9) for i in range(4)]
-    kong_end = [Detection((80, 300, 120, 352), 0.9)]
+    kong = [Detection((80 + 44 * i, 300, 120 + 44 * i, 352), 0.9) for i in range(4)]
     wall = [Detection((900 + 44 * i, 60, 940 + 44 * i, 112), 0.9) for i in range(30)]
-    faces = [TileRead(d, np.eye(43)[(i * 5) % 27], up=(0.0, -1.0)) for i, d in enumerate(row)]
-    backs = [TileRead(d, np.eye(43)[42], chosen="back") for d in near_end + kong_end + wall]
+    faces = [
+        TileRead(d, np.eye(43)[(i * 5) % 27], up=(0.0, -1.0)) for i, d in enumerate(row + kong[1:3])
+    ]
+    ends = [kong[0], kong[3]]
+    backs = [TileRead(d, np.eye(43)[42], chosen="back") for d in near_end + ends + wall]
     first = set(find_regions(faces + backs).candidates[0])
     assert set(range(14)) <= first
-    assert not first & set(range(14, 18))  # the other hand's backs
-    assert 18 in first  # the kong's back
+    assert not first & set(range(16, 20))  # the other hand's backs
+    assert {14, 15, 20, 21} <= first  # the kong, its backs at its ends
+
+
+def test_backs_touching_no_tile_stay_out_of_the_hand() -> None:
+    """A cloth printed with spots: the detector boxes some, read as backs, scattered round
+    the hand's row. A concealed kong's backs lie beside its other tiles; a back touching
+    no tile is no part of the hand, and the row stays a candidate of its own tiles."""
+    row = _row(14, 40, 400)  # x 0-612, y 400-452
+    spots = [(100, 320), (300, 330), (500, 500), (200, 520), (700, 380), (650, 300)]
+    spots += [(60 + 110 * i, 150) for i in range(8)] + [(60 + 110 * i, 700) for i in range(8)]
+    faces = [TileRead(d, np.eye(43)[(i * 5) % 27], up=(0.0, -1.0)) for i, d in enumerate(row)]
+    backs = [
+        TileRead(Detection((x, y, x + 40, y + 40), 0.9), np.eye(43)[42], chosen="back")
+        for x, y in spots
+    ]
+    assert find_regions(faces + backs).candidates[0] == tuple(range(14))
 
 
 def test_a_winning_tile_set_apart_grows_its_own_row_not_the_pond_behind() -> None:
