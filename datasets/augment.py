@@ -104,3 +104,22 @@ def rand_conv(img: np.ndarray, rng: np.random.Generator, chance: float) -> np.nd
     mean, std = src.mean(axis=(0, 1)), src.std(axis=(0, 1)) + 1.0
     out = (out - out.mean(axis=(0, 1))) / (out.std(axis=(0, 1)) + 1e-3) * std + mean
     return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def line_art(img: np.ndarray, rng: np.random.Generator, chance: float) -> np.ndarray:
+    """The view redrawn as line art, at `chance`: the edges of its strokes (Canny on the
+    grey view, at a threshold drawn at random, thickened now and then) in one dark ink on
+    a plain light face. Some sets are drawn in outline only, and engraving that has worn
+    leaves little but edges; the shapes' outlines must name the tile as their fills do.
+    A back redrawn so would be a blank face (白): the caller keeps backs as they are. At
+    no chance it draws nothing."""
+    if chance <= 0 or rng.random() >= chance:
+        return img
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    low = int(rng.integers(30, 100))
+    edges = cv2.Canny(grey, low, 2 * low)
+    if rng.random() < 0.5:
+        edges = cv2.dilate(edges, np.ones((2, 2), np.uint8))
+    face = rng.integers(185, 256, size=3).astype(np.uint8)
+    ink = rng.integers(0, 90, size=3).astype(np.uint8)
+    return np.where(edges[..., None] > 0, ink, face).astype(np.uint8)

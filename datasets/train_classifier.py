@@ -24,7 +24,7 @@ import torch.nn.functional as F
 from tqdm import tqdm
 
 from datasets import ledger
-from datasets.augment import ink_hue, ink_width, photometric, rand_conv
+from datasets.augment import ink_hue, ink_width, line_art, photometric, rand_conv
 from datasets.cmdv4 import Sample, load_split
 from datasets.detector_crops import detector_crops, render_samples, row_view_crops
 from datasets.label_check import usable
@@ -484,13 +484,16 @@ def train(args: argparse.Namespace) -> None:
         weights = hard_weights(weights, 1 - chance, args.hard_share)
         print(f"crops the model doubts (chance < 0.5): {(chance < 0.5).sum()}", flush=True)
 
-    def _inked(v: np.ndarray, r: np.random.Generator) -> np.ndarray:
+    def _inked(v: np.ndarray, r: np.random.Generator, label: int) -> np.ndarray:
         v = ink_hue(ink_width(v, r, args.ink_width), r, args.ink_hue)
-        return rand_conv(v, r, args.rand_conv)
+        v = rand_conv(v, r, args.rand_conv)
+        return v if label == BACK_INDEX else line_art(v, r, args.line_art)
 
     def make(r: np.random.Generator) -> tuple[torch.Tensor, torch.Tensor]:
         idx = r.choice(len(crops), args.batch, p=weights)
-        v = np.stack([photometric(_inked(view(crops[i], sizes[i], r), r), r) for i in idx])
+        v = np.stack(
+            [photometric(_inked(view(crops[i], sizes[i], r), r, labels[i]), r) for i in idx]
+        )
         return torch.from_numpy(to_input(v)), torch.from_numpy(labels[idx])
 
     batches = stream(
@@ -598,6 +601,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--rand-conv", type=float, default=0.0,
         help="share of training views passed through a random convolution (other sets)",
+    )  # fmt: skip
+    p.add_argument(
+        "--line-art", type=float, default=0.0,
+        help="share of training views redrawn as the outlines of their strokes (other sets)",
     )  # fmt: skip
     p.add_argument(
         "--detector-boxes",

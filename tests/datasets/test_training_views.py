@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.augment import ink_hue, ink_width, rand_conv
+from datasets.augment import ink_hue, ink_width, line_art, rand_conv
 from datasets.cmdv4 import Sample
 from datasets.label_check import load_excluded, matched_share, overlap_share, suspicious, usable
 from datasets.views import CROP, make_targets, random_view, warp_boxes
@@ -304,6 +304,27 @@ def test_rand_conv_recolours_a_face_and_keeps_its_shapes() -> None:
     assert np.array_equal(face, before) and len(colours) > 5
     rng, untouched = np.random.default_rng(0), np.random.default_rng(0)
     assert np.array_equal(rand_conv(face, rng, chance=0.0), face)
+    assert rng.random() == untouched.random()  # a seeded run draws the same views as before
+
+
+def test_line_art_draws_a_strokes_outline_in_one_ink_on_a_plain_face() -> None:
+    """A set drawn in outline only must read as its filled strokes do: the view comes out
+    in two colours, a light face and a dark ink, the ink along the stroke's edges and not
+    inside a broad stroke nor far from it."""
+    face = np.full((64, 64, 3), (215, 235, 245), np.uint8)
+    face[10:54, 20:40] = (40, 140, 30)  # a broad green stroke
+    before = face.copy()
+    for seed in range(20):
+        out = line_art(face, np.random.default_rng(seed), chance=1.0)
+        assert out.shape == face.shape and out.dtype == np.uint8
+        colours = np.unique(out.reshape(-1, 3), axis=0)
+        assert len(colours) == 2 and colours.sum(axis=1).min() < 270 < colours.sum(axis=1).max()
+        ink = out.sum(axis=2) < 270
+        assert ink[30, 18:23].any() and ink[30, 37:42].any()  # the stroke's two edges
+        assert not ink[30, 26:34].any() and not ink[30, 50:60].any()  # not its inside, not away
+    assert np.array_equal(face, before)
+    rng, untouched = np.random.default_rng(0), np.random.default_rng(0)
+    assert np.array_equal(line_art(face, rng, chance=0.0), face)
     assert rng.random() == untouched.random()  # a seeded run draws the same views as before
 
 
