@@ -257,6 +257,9 @@ class RegionsConfig:
     backs_share: float = 0.6
     #: a wall's stacks: the share of its tiles lying on or under another
     stacked_share: float = 0.25
+    #: the most tiles a hand seen from behind shows standing (13 and the one drawn): a row
+    #: of more backs is a wall, its stacks seen or not
+    standing_most: int = 14
     #: a wall's lower tile shows a strip of its side under the upper one (`stacked`):
     #: lined up with it (this share of the narrower box's width overlapping) ...
     strip_overlap: float = 0.6

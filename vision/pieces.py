@@ -191,11 +191,13 @@ def _longest_row(boxes: np.ndarray, band: float) -> int:
 def name_of(
     tiles: list[int], boxes: np.ndarray, down: np.ndarray, config: RegionsConfig, stacks: np.ndarray
 ) -> str:
-    """What a group that is not the hand is: a wall (backs in stacks, `stacked`), a hand
-    seen from behind, or face up a meld, a pond or a hand pushed over."""
+    """What a group that is not the hand is: a wall (backs in stacks, `stacked`, or more
+    backs than a hand holds), a hand seen from behind, or face up a meld, a pond or a
+    hand pushed over."""
     idx = np.array(tiles)
     if down[idx].mean() >= config.backs_share:
-        return "wall" if stacks[idx].mean() >= config.stacked_share else "other_hand"
+        walled = stacks[idx].mean() >= config.stacked_share
+        return "wall" if walled or down[idx].sum() > config.standing_most else "other_hand"
     return face_up_kind(tiles, boxes, config)
 
 

@@ -128,6 +128,18 @@ def test_pieces_link_tiles_by_gaps_relative_to_their_size() -> None:
     assert pieces_of(boxes, np.array([0, 4, 0, 0])) == [[0], [1], [2], [3]]
 
 
+def test_a_row_of_more_backs_than_a_hand_stands_is_a_wall() -> None:
+    """Seen from above, a wall's lower tiles hide under its upper ones and no stack shows:
+    a row of more backs than a hand holds standing (13 and the one drawn) is still a
+    wall; a row of 13 is another player's hand seen from behind."""
+    from vision.pieces import name_of
+
+    boxes = np.array([[42.0 * i, 0, 42.0 * i + 40, 52] for i in range(17)])
+    down, flat = np.ones(17, bool), np.zeros(17, bool)
+    assert name_of(list(range(17)), boxes, down, DEFAULT.regions, flat) == "wall"
+    assert name_of(list(range(13)), boxes, down, DEFAULT.regions, flat) == "other_hand"
+
+
 def test_a_row_of_many_tiles_is_no_hand_candidate() -> None:
     """More tiles in one piece than a hand lays down are never read as a hand, and growing
     them stays quick (400 tiles in a row, each its own piece)."""
