@@ -191,13 +191,11 @@ def _longest_row(boxes: np.ndarray, band: float) -> int:
 def name_of(
     tiles: list[int], boxes: np.ndarray, down: np.ndarray, config: RegionsConfig, stacks: np.ndarray
 ) -> str:
-    """What a group that is not the hand is: a wall (backs in stacks, `stacked`, or more
-    backs than a hand holds), a hand seen from behind, or face up a meld, a pond or a
-    hand pushed over."""
+    """What a group that is not the hand is: a wall (backs in stacks, `stacked`), a hand
+    seen from behind, or face up a meld, a pond or a hand pushed over."""
     idx = np.array(tiles)
     if down[idx].mean() >= config.backs_share:
-        walled = stacks[idx].mean() >= config.stacked_share
-        return "wall" if walled or down[idx].sum() > config.standing_most else "other_hand"
+        return "wall" if stacks[idx].mean() >= config.stacked_share else "other_hand"
     return face_up_kind(tiles, boxes, config)
 
 
@@ -267,14 +265,22 @@ def walls_inside(
     down: np.ndarray,
     config: RegionsConfig,
 ) -> list[Piece]:
-    """A row of backs with another row of backs further out behind it, seen from the table's
-    middle, is a wall (its lower layer hidden), the row behind a hand: the walls stand
-    inside the players' hands (`RegionsConfig.behind_least` and after)."""
+    """What the ignored pieces of backs named another player's hand are: a row of more backs
+    than a hand stands (`RegionsConfig.standing_most`) is a wall, its stacks seen or not
+    (from above a wall's lower tiles hide under its upper ones); so is a row of backs
+    with another row of backs further out behind it, seen from the table's middle (its
+    lower layer hidden), the row behind a hand: the walls stand inside the players'
+    hands (`RegionsConfig.behind_least` and after). The hand's own concealed kongs,
+    four backs each, may lie more than a standing hand's count together: the hand is
+    grown before the pieces are named so."""
     least, far = config.behind_least, config.behind_far
     centre = np.median((boxes[:, :2] + boxes[:, 2:]) / 2, axis=0)
     where = [np.mean((boxes[g, :2] + boxes[g, 2:]) / 2, axis=0) - centre for g in groups]
     out = list(pieces)
     for k, p in enumerate(pieces):
+        if p.kind == "other_hand" and down[groups[k]].sum() > config.standing_most:
+            out[k] = Piece("wall", p.tiles)
+            continue
         if p.kind != "other_hand" or len(p.tiles) < least or not down[groups[k]].all():
             continue
         for j, q in enumerate(pieces):

@@ -130,14 +130,16 @@ def test_pieces_link_tiles_by_gaps_relative_to_their_size() -> None:
 
 def test_a_row_of_more_backs_than_a_hand_stands_is_a_wall() -> None:
     """Seen from above, a wall's lower tiles hide under its upper ones and no stack shows:
-    a row of more backs than a hand holds standing (13 and the one drawn) is still a
-    wall; a row of 13 is another player's hand seen from behind."""
-    from vision.pieces import name_of
-
+    among the tiles not in the hand, a row of more backs than a hand holds standing (13
+    and the one drawn) is still a wall; a row of 13 is another player's hand seen from
+    behind."""
     boxes = np.array([[42.0 * i, 0, 42.0 * i + 40, 52] for i in range(17)])
-    down, flat = np.ones(17, bool), np.zeros(17, bool)
-    assert name_of(list(range(17)), boxes, down, DEFAULT.regions, flat) == "wall"
-    assert name_of(list(range(13)), boxes, down, DEFAULT.regions, flat) == "other_hand"
+    boxes = np.concatenate([boxes, boxes[:13] + [0, 400, 0, 400]])
+    down = np.ones(len(boxes), bool)
+    pieces = (Piece("other_hand", tuple(range(17))), Piece("other_hand", tuple(range(17, 30))))
+    regions = Regions(pieces, (), boxes, down, np.full(len(boxes), 5), DEFAULT.regions)
+    named = {p.tiles[0]: p.kind for p in regions.ignored(())}
+    assert named == {0: "wall", 17: "other_hand"}
 
 
 def test_a_row_of_many_tiles_is_no_hand_candidate() -> None:
