@@ -20,6 +20,9 @@ from vision.config import RegionsConfig
 from vision.layout.kinds import code_of
 from vision.types import TileRead
 
+#: the most tiles a meld holds: a kong
+MELD_MOST = 4
+
 #: the kinds of piece that are not the hand (the contract's `ignored` kinds)
 KINDS = ("discards", "wall", "other_hand", "other_meld", "stray")
 
@@ -249,13 +252,29 @@ def split_by_axis(
 ) -> list[list[int]]:
     """A group larger than a meld split where its tiles face different ways (`along_axis`):
     ponds that touch at the table's centre each face their own player; a meld keeps its
-    claimed tile lying across it."""
-    if len(group) <= 4:
+    claimed tile lying across it (`claimed_rejoined`)."""
+    if len(group) <= MELD_MOST:
         return [group]
     axes = along_axis(faces[group])
     if len(set(axes.tolist())) <= 1:
         return [group]
-    return [[group[k] for k in part] for part in pieces_of(boxes[group], axes, config)]
+    parts = pieces_of(boxes[group], axes, config)
+    parts = claimed_rejoined(parts, links_of(boxes[group], config))
+    return [[group[k] for k in part] for part in parts]
+
+
+def claimed_rejoined(parts: list[list[int]], links: np.ndarray) -> list[list[int]]:
+    """Parts split by the way their faces point, each tile split off alone joined again to
+    the parts it touches where together they hold no more than a kong: a meld's claimed
+    tile lies across the meld, whose other tiles it touches on one side or both."""
+    out = [list(p) for p in parts]
+    for (i,) in (p for p in parts if len(p) == 1):
+        mine = next(p for p in out if i in p)
+        touching = [p for p in out if p is not mine and links[i, p].any()]
+        if len(mine) == 1 and touching and 1 + sum(map(len, touching)) <= MELD_MOST:
+            out = [p for p in out if p is not mine and all(p is not q for q in touching)]
+            out.append(sorted([i, *(k for p in touching for k in p)]))
+    return sorted(out)
 
 
 def walls_inside(

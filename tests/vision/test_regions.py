@@ -142,6 +142,22 @@ def test_a_row_of_more_backs_than_a_hand_stands_is_a_wall() -> None:
     assert named == {0: "wall", 17: "other_hand"}
 
 
+def test_a_melds_claimed_tile_split_off_by_its_face_rejoins_the_meld() -> None:
+    """Another player's meld touching other tiles is split where its faces turn: its claimed
+    tile lies across it, a part of its own, and so may be a tile on its far side. Each
+    tile split off alone rejoins what it touches where together they are no more than a
+    kong, so the meld is named a meld, not three strays; a tile turned the other way
+    beside a pond's row stays apart."""
+    from vision.pieces import claimed_rejoined
+
+    links = np.zeros((3, 3), bool)
+    links[0, 1] = links[1, 0] = links[1, 2] = links[2, 1] = True  # upright, claimed, upright
+    assert claimed_rejoined([[0], [1], [2]], links) == [[0, 1, 2]]
+    links = np.zeros((7, 7), bool)
+    links[5, 6] = links[6, 5] = True  # a pond's row of six, one tile turned beside its end
+    assert claimed_rejoined([[0, 1, 2, 3, 4, 5], [6]], links) == [[0, 1, 2, 3, 4, 5], [6]]
+
+
 def test_a_row_of_many_tiles_is_no_hand_candidate() -> None:
     """More tiles in one piece than a hand lays down are never read as a hand, and growing
     them stays quick (400 tiles in a row, each its own piece)."""
