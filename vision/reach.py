@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.config import RegionsConfig
-from vision.pieces import DEFAULT, Piece, links_of, row_direction
+from vision.pieces import DEFAULT, Piece, links_of, row_direction, touching_any
 from vision.rows import tile_width
 
 
@@ -163,10 +163,8 @@ class _Table:
     def of(
         cls, boxes: np.ndarray, flowers: np.ndarray, down: np.ndarray, config: RegionsConfig
     ) -> _Table:
-        links = links_of(boxes, config)
-        touching = links & ~down[:, None] & ~down[None]
-        np.fill_diagonal(links, False)
-        return cls(boxes, flowers, touching, down & ~links.any(axis=1))
+        touching = links_of(boxes, config) & ~down[:, None] & ~down[None]
+        return cls(boxes, flowers, touching, down & ~touching_any(boxes, config))
 
     def crowded(self, tiles: tuple[int, ...], members: list[int], config: RegionsConfig) -> bool:
         """Whether face-up tiles outside the hand so far touch these (a piece of a pond split

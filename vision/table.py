@@ -17,7 +17,7 @@ from scorer.tiles import BACK, BACK_INDEX, FLOWER_FIRST
 from vision.config import DEFAULT, VisionConfig
 from vision.decode import Decoded
 from vision.layout.kinds import likeliest, top_class
-from vision.pieces import boxes_of, links_of
+from vision.pieces import boxes_of, touching_any
 from vision.readers import ClassifierFn, TileReader
 from vision.readhand import HandReadings, Reading, better_partial, read_hand, standing
 from vision.regions import Regions, find_regions
@@ -53,9 +53,8 @@ def whole_table(reads: list[TileRead], config: VisionConfig) -> bool:
     backs = np.array([r.chosen == BACK for r in reads], bool)
     if backs.sum() < config.regions.table_backs:
         return False
-    links = links_of(boxes_of(reads), config.regions)
-    np.fill_diagonal(links, False)
-    return int((backs & links.any(axis=1)).sum()) >= config.regions.table_backs
+    beside = touching_any(boxes_of(reads), config.regions)
+    return int((backs & beside).sum()) >= config.regions.table_backs
 
 
 def glanced_first(
