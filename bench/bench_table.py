@@ -64,6 +64,14 @@ SIZE_BINS = (0, 12, 18, 25, 35, 50, 80, 10_000)
 SHOWN_BINS = (HIDDEN, 0.25, PARTLY_HIDDEN)
 
 
+#: the region a tile found is right to be put in, by where it lies (`_group_of`)
+REGION_OF = {
+    "discards": "discards", "other hand (lying)": "other_hand",
+    "other hand (standing)": "other_hand", "other_meld": "other_meld",
+    "wall (lower)": "wall", "wall (upper)": "wall", "winner's hand": "hand",
+}  # fmt: skip
+
+
 def match(truth: list[list[float]], found: list[list[float]]) -> list[tuple[int, int]]:
     """Greedy one-to-one pairs (truth index, found index), best overlap first, each at IoU
     0.5 or more (`datasets.detector_crops.label_boxes`, which names training crops so)."""
@@ -375,6 +383,9 @@ class Whole:
             put = {r: n for (p, r), n in self.regions.items() if p == place}
             share = ", ".join(f"{r} {n}" for r, n in sorted(put.items(), key=lambda x: -x[1]))
             rows.append(f"  {place:24s} {share}")
+        right = sum(n for (p, r), n in self.regions.items() if REGION_OF[p] == r)
+        total = sum(self.regions.values())
+        rows.append(f"  named as they lie: {right}/{total} ({right / max(1, total):.3f})")
         return rows
 
     def rows(self) -> list[str]:

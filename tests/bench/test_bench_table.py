@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from bench.bench_table import fourth_in_view
+from bench.bench_table import REGION_OF, fourth_in_view
 
 
 def _meta(fourth: bool, shares: list[float], group: str = "discards") -> dict:
@@ -111,6 +111,14 @@ def test_dump_writes_each_scene_as_the_summary_counts_it(tmp_path, capsys) -> No
     )[0]
     put = [int(n) for row in block.splitlines() for n in re.findall(r" (\d+)(?:,|$)", row)]
     assert sum(put) == found  # every tile found is counted once, under where it lies
+    as_they_lie = sum(
+        int(n)
+        for row in block.splitlines()
+        if (place := re.match(r"  (\S.*?)\s{2,}", row)) and place[1] in REGION_OF
+        for region, n in re.findall(r"(\w+) (\d+)(?:,|$)", row)
+        if region == REGION_OF[place[1]]
+    )
+    assert f"named as they lie: {as_they_lie}/{found} " in summary
     shown = summary.split("(a wall's lower tile: a strip):\n")[1].split("\nkinds named")[0]
     by_share = [re.match(r"\s+in view \S+\s+(\d+)/(\d+)", row) for row in shown.splitlines()]
     assert sum(int(m[1]) for m in by_share) == found  # the same tiles, binned otherwise
