@@ -260,6 +260,9 @@ class RegionsConfig:
     #: the most tiles a hand seen from behind shows standing (13 and the one drawn): a row
     #: of more backs is a wall, its stacks seen or not
     standing_most: int = 14
+    #: a wall's lower tiles show strips of their sides: a piece of backs this much thinner
+    #: (its boxes' short side) than the wall's tiles it touches is that wall's
+    strip_thin: float = 0.6
     #: a wall's lower tile shows a strip of its side under the upper one (`stacked`):
     #: lined up with it (this share of the narrower box's width overlapping) ...
     strip_overlap: float = 0.6

@@ -285,6 +285,30 @@ def claimed_rejoined(parts: list[list[int]], links: np.ndarray) -> list[list[int
     return sorted(out)
 
 
+def strips_of_walls(
+    pieces: list[Piece], groups: list[list[int]], boxes: np.ndarray, config: RegionsConfig
+) -> list[Piece]:
+    """The ignored pieces of backs named another player's hand that are strips, thin beside
+    the tiles of a wall they touch: its lower tiles, each showing a strip of its side
+    along the wall, which links to no tile of full size (`links_of` joins tiles of about
+    one size)."""
+    short = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    gx, gy = gaps(boxes)
+    apart = np.maximum(gx, gy)
+    walls = [g for p, g in zip(pieces, groups, strict=True) if p.kind == "wall"]
+    out = list(pieces)
+    for k, p in enumerate(pieces):
+        if p.kind != "other_hand" or not walls:
+            continue
+        thin = float(np.median(short[groups[k]]))
+        for wall in walls:
+            beside = apart[np.ix_(groups[k], wall)].min() <= config.link_gap * thin
+            if beside and thin < config.strip_thin * float(np.median(short[wall])):
+                out[k] = Piece("wall", p.tiles)
+                break
+    return out
+
+
 def walls_inside(
     pieces: list[Piece],
     groups: list[list[int]],

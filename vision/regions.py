@@ -40,6 +40,7 @@ from vision.pieces import (
     pieces_of,
     split_by_axis,
     stacked,
+    strips_of_walls,
     telling_faces,
     walls_inside,
 )
@@ -87,7 +88,8 @@ class Regions:
         for group in groups:
             tiles = tuple(sorted(rest[k] for k in group))
             out.append(Piece(name_of(group, boxes, down, self.config, stacks), tiles))
-        return walls_inside(out, groups, boxes, down, self.config)
+        out = walls_inside(out, groups, boxes, down, self.config)
+        return strips_of_walls(out, groups, boxes, self.config)
 
 
 def find_regions(reads: list[TileRead], config: RegionsConfig = DEFAULT) -> Regions:

@@ -142,6 +142,21 @@ def test_a_row_of_more_backs_than_a_hand_stands_is_a_wall() -> None:
     assert named == {0: "wall", 17: "other_hand"}
 
 
+def test_a_walls_lower_strips_beside_it_are_the_wall() -> None:
+    """Seen from a seat, a wall's lower tiles show strips of their sides along it, too thin
+    to link with its tiles: a row of such strips touching a wall is that wall, while a
+    row of strips lying apart and another hand's row stay another player's hand."""
+    wall = [[42.0 * i, 100, 42.0 * i + 40, 152] for i in range(17)]
+    strips = [[42.0 * i, 154, 42.0 * i + 40, 166] for i in range(12)]
+    apart = [[42.0 * i, 600, 42.0 * i + 40, 612] for i in range(12)]
+    hand = [[42.0 * i, -200, 42.0 * i + 40, -142] for i in range(13)]
+    boxes = np.array(wall + strips + apart + hand)
+    down, every = np.ones(len(boxes), bool), (Piece("stray", tuple(range(len(boxes)))),)
+    regions = Regions(every, (), boxes, down, np.full(len(boxes), 5), DEFAULT.regions)
+    named = {p.tiles[0]: p.kind for p in regions.ignored(())}
+    assert named == {0: "wall", 17: "wall", 29: "other_hand", 41: "other_hand"}
+
+
 def test_a_melds_claimed_tile_split_off_by_its_face_rejoins_the_meld() -> None:
     """Another player's meld touching other tiles is split where its faces turn: its claimed
     tile lies across it, a part of its own, and so may be a tile on its far side. Each
