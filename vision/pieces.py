@@ -286,7 +286,11 @@ def claimed_rejoined(parts: list[list[int]], links: np.ndarray) -> list[list[int
 
 
 def strips_of_walls(
-    pieces: list[Piece], groups: list[list[int]], boxes: np.ndarray, config: RegionsConfig
+    pieces: list[Piece],
+    groups: list[list[int]],
+    boxes: np.ndarray,
+    down: np.ndarray,
+    config: RegionsConfig,
 ) -> list[Piece]:
     """The ignored pieces of backs named another player's hand that are strips, thin beside
     the tiles of a wall they touch: its lower tiles, each showing a strip of its side
@@ -298,7 +302,7 @@ def strips_of_walls(
     walls = [g for p, g in zip(pieces, groups, strict=True) if p.kind == "wall"]
     out = list(pieces)
     for k, p in enumerate(pieces):
-        if p.kind != "other_hand" or not walls:
+        if p.kind != "other_hand" or not walls or not down[groups[k]].all():
             continue
         thin = float(np.median(short[groups[k]]))
         for wall in walls:
