@@ -286,27 +286,23 @@ def claimed_rejoined(parts: list[list[int]], links: np.ndarray) -> list[list[int
 
 
 def strips_of_walls(
-    pieces: list[Piece],
-    groups: list[list[int]],
-    boxes: np.ndarray,
-    down: np.ndarray,
-    config: RegionsConfig,
+    named: list[tuple[Piece, list[int]]], boxes: np.ndarray, down: np.ndarray, config: RegionsConfig
 ) -> list[Piece]:
-    """The ignored pieces of backs named another player's hand that are strips, thin beside
-    the tiles of a wall they touch: its lower tiles, each showing a strip of its side
-    along the wall, which links to no tile of full size (`links_of` joins tiles of about
-    one size)."""
+    """The ignored pieces (each with its tiles' indices into `boxes`) with those of backs
+    named another player's hand that are strips, thin beside the tiles of a wall they
+    touch, named the wall: its lower tiles, each showing a strip of its side along the
+    wall, which links to no tile of full size (`links_of` joins tiles of about one size)."""
     short = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
     gx, gy = gaps(boxes)
     apart = np.maximum(gx, gy)
-    walls = [g for p, g in zip(pieces, groups, strict=True) if p.kind == "wall"]
-    out = list(pieces)
-    for k, p in enumerate(pieces):
-        if p.kind != "other_hand" or not walls or not down[groups[k]].all():
+    walls = [g for p, g in named if p.kind == "wall"]
+    out = [p for p, _ in named]
+    for k, (p, group) in enumerate(named):
+        if p.kind != "other_hand" or not walls or not down[group].all():
             continue
-        thin = float(np.median(short[groups[k]]))
+        thin = float(np.median(short[group]))
         for wall in walls:
-            beside = apart[np.ix_(groups[k], wall)].min() <= config.link_gap * thin
+            beside = apart[np.ix_(group, wall)].min() <= config.link_gap * thin
             if beside and thin < config.strip_thin * float(np.median(short[wall])):
                 out[k] = Piece("wall", p.tiles)
                 break

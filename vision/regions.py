@@ -89,7 +89,7 @@ class Regions:
             tiles = tuple(sorted(rest[k] for k in group))
             out.append(Piece(name_of(group, boxes, down, self.config, stacks), tiles))
         out = walls_inside(out, groups, boxes, down, self.config)
-        return strips_of_walls(out, groups, boxes, down, self.config)
+        return strips_of_walls(list(zip(out, groups, strict=True)), boxes, down, self.config)
 
 
 def find_regions(reads: list[TileRead], config: RegionsConfig = DEFAULT) -> Regions:
