@@ -81,12 +81,11 @@ def links_of(boxes: np.ndarray, config: RegionsConfig = DEFAULT) -> np.ndarray:
     return (np.maximum(gx, gy) <= config.link_gap * small) & (ratio <= config.size_ratio)
 
 
-def touching_any(boxes: np.ndarray, config: RegionsConfig = DEFAULT) -> np.ndarray:
-    """Which tiles link to another tile (`links_of`): a wall's, a row's and a kong's tiles
-    do; a box lying apart does not (a cloth's printed spot read as a back)."""
-    links = links_of(boxes, config)
-    np.fill_diagonal(links, False)
-    return links.any(axis=1)
+def touching_any(links: np.ndarray) -> np.ndarray:
+    """Which tiles link to another tile (`links`, as `links_of` gives them): a wall's, a
+    row's and a kong's tiles do; a box lying apart does not (a cloth's printed spot read
+    as a back)."""
+    return (links & ~np.eye(len(links), dtype=bool)).any(axis=1)
 
 
 def pieces_of(

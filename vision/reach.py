@@ -163,8 +163,9 @@ class _Table:
     def of(
         cls, boxes: np.ndarray, flowers: np.ndarray, down: np.ndarray, config: RegionsConfig
     ) -> _Table:
-        touching = links_of(boxes, config) & ~down[:, None] & ~down[None]
-        return cls(boxes, flowers, touching, down & ~touching_any(boxes, config))
+        links = links_of(boxes, config)
+        touching = links & ~down[:, None] & ~down[None]
+        return cls(boxes, flowers, touching, down & ~touching_any(links))
 
     def crowded(self, tiles: tuple[int, ...], members: list[int], config: RegionsConfig) -> bool:
         """Whether face-up tiles outside the hand so far touch these (a piece of a pond split

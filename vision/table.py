@@ -17,7 +17,7 @@ from scorer.tiles import BACK, BACK_INDEX, FLOWER_FIRST
 from vision.config import DEFAULT, VisionConfig
 from vision.decode import Decoded
 from vision.layout.kinds import likeliest, top_class
-from vision.pieces import boxes_of, touching_any
+from vision.pieces import boxes_of, links_of, touching_any
 from vision.readers import ClassifierFn, TileReader
 from vision.readhand import HandReadings, Reading, better_partial, read_hand, standing
 from vision.regions import Regions, find_regions
@@ -53,7 +53,7 @@ def whole_table(reads: list[TileRead], config: VisionConfig) -> bool:
     backs = np.array([r.chosen == BACK for r in reads], bool)
     if backs.sum() < config.regions.table_backs:
         return False
-    beside = touching_any(boxes_of(reads), config.regions)
+    beside = touching_any(links_of(boxes_of(reads), config.regions))
     return int((backs & beside).sum()) >= config.regions.table_backs
 
 
