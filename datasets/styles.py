@@ -14,7 +14,8 @@ in PyPI's ``mjx``), whose Unicode mahjong glyphs are those same drawings.
 
 Every other style of the art cache trains (see `datasets.art`), and so do
 the styles drawn here: `fonts` (`datasets.scene.fontfaces`), `pips`
-(`datasets.scene.pipfaces`) and `index` (`datasets.scene.indexfaces`).
+(`datasets.scene.pipfaces`; `manypips` offers MANY_PIPS more pip designs, and any
+`pipface_N` names one) and `index` (`datasets.scene.indexfaces`).
 The `checkfonts` styles write with fonts no training mix uses; a run reads
 them as unfamiliar writing (`train_classifier --check-render`).
 """
@@ -33,6 +34,8 @@ TRAIN_STYLES: tuple[str, ...] = (
     "xmj_gnome", "xmj_gnome2", "mj_tiles", "unicode_hanamin", "unicode_unifont",
 )  # fmt: skip
 HELDOUT_STYLES: tuple[str, ...] = ("kde_traditional", "mahjax")
+#: pip designs `manypips` offers, numbered after the `pips` styles
+MANY_PIPS = 2000
 
 
 def resolve_styles(spec: str, cache: Path = DEFAULT_CACHE) -> list[str]:
@@ -54,6 +57,8 @@ def resolve_styles(spec: str, cache: Path = DEFAULT_CACHE) -> list[str]:
             names += fontfaces.style_names(check=True)
         elif part == "pips":  # pip designs drawn by `datasets.scene.pipfaces`
             names += pipfaces.style_names()
+        elif part == "manypips":  # a pip design a scene: the count, not a design, names tiles
+            names += pipfaces.style_names(MANY_PIPS, pipfaces.COUNT)
         elif part == "index":  # training styles squeezed beside a large corner index
             names += indexfaces.style_names()
         elif part:
@@ -62,8 +67,8 @@ def resolve_styles(spec: str, cache: Path = DEFAULT_CACHE) -> list[str]:
         raise ValueError("no style given")
     have = set(available_styles(cache)) | {BUILTIN} | set(fontfaces.style_names())
     have |= set(fontfaces.style_names(check=True))
-    have |= set(pipfaces.style_names()) | set(indexfaces.style_names())
-    missing = [n for n in names if n not in have]
+    have |= set(indexfaces.style_names())
+    missing = [n for n in names if n not in have and not pipfaces.is_pip_style(n)]
     if missing:
         raise ArtError(
             f"style(s) {', '.join(missing)} not in the art cache {cache}; "

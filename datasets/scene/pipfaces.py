@@ -22,6 +22,7 @@ peacock as a flower. Training only; opencv draws everything.
 
 from __future__ import annotations
 
+import re
 import zlib
 from copy import copy
 from functools import lru_cache
@@ -75,12 +76,13 @@ STICKS: dict[int, list[tuple[int, int, list[tuple[float, float, float]]]]] = {
 PACKED_P = 0.6
 
 
-def style_names() -> list[str]:
-    return [f"pipface_{k}" for k in range(COUNT)]
+def style_names(count: int = COUNT, first: int = 0) -> list[str]:
+    """`count` pip styles from number `first`: every number draws a design of its own."""
+    return [f"pipface_{k}" for k in range(first, first + count)]
 
 
 def is_pip_style(style: str) -> bool:
-    return style.startswith("pipface_")
+    return re.fullmatch(r"pipface_\d+", style) is not None
 
 
 class _Design:

@@ -15,7 +15,7 @@ import pytest
 from datasets.art import FACE_H, FACE_W
 from datasets.scene import pipfaces
 from datasets.scene.faces import available_styles, style_faces
-from datasets.styles import HELDOUT_STYLES, TRAIN_STYLES, resolve_styles
+from datasets.styles import HELDOUT_STYLES, MANY_PIPS, TRAIN_STYLES, resolve_styles
 from scorer.tiles import BACK, CODES
 
 NAMES = pipfaces.style_names()
@@ -46,6 +46,21 @@ def test_every_pip_style_is_a_whole_set_of_training_art() -> None:
         faces = style_faces(name)
         assert set(faces) == {c for c in CODES if c != BACK}
         assert all(f.shape == (FACE_H, FACE_W, 3) for f in faces.values())
+
+
+def test_many_pips_give_a_design_a_scene_apart_from_the_pip_styles() -> None:
+    """`--styles manypips` names MANY_PIPS pip styles after the `pips` ones, each drawing a
+    design of its own (a classifier meeting a new design each scene learns to count, not
+    forty drawings); any number names a design, so a set of designs no run trained on
+    (numbers past them all) checks a run."""
+    many = resolve_styles("manypips")
+    assert len(many) == len(set(many)) == MANY_PIPS
+    assert not set(many) & set(NAMES)
+    assert all(pipfaces.is_pip_style(n) for n in many)
+    assert resolve_styles("pipface_90000") == ["pipface_90000"]
+    assert not pipfaces.is_pip_style("pipface_x") and not pipfaces.is_pip_style("pipface_")
+    sixes = {style_faces(n)["6s"].tobytes() for n in (many[0], many[1], "pipface_90000")}
+    assert len(sixes) == 3
 
 
 def test_a_dot_tile_shows_as_many_separate_dots_as_its_number() -> None:
