@@ -57,7 +57,7 @@ def resolve_styles(spec: str, cache: Path = DEFAULT_CACHE) -> list[str]:
             names += fontfaces.style_names(check=True)
         elif part == "pips":  # pip designs drawn by `datasets.scene.pipfaces`
             names += pipfaces.style_names()
-        elif part == "manypips":  # a pip design a scene: the count, not a design, names tiles
+        elif part == "manypips":  # a pip design a scene: no one drawing names a tile
             names += pipfaces.style_names(MANY_PIPS, pipfaces.COUNT)
         elif part == "index":  # training styles squeezed beside a large corner index
             names += indexfaces.style_names()

@@ -50,9 +50,9 @@ def test_every_pip_style_is_a_whole_set_of_training_art() -> None:
 
 def test_many_pips_give_a_design_a_scene_apart_from_the_pip_styles() -> None:
     """`--styles manypips` names MANY_PIPS pip styles after the `pips` ones, each drawing a
-    design of its own (a classifier meeting a new design each scene learns to count, not
-    forty drawings); any number names a design, so a set of designs no run trained on
-    (numbers past them all) checks a run."""
+    design of its own (a run meets a new design each scene, not forty drawings again);
+    any number names a design, so a set of designs no run trained on (numbers past them
+    all) checks a run."""
     many = resolve_styles("manypips")
     assert len(many) == len(set(many)) == MANY_PIPS
     assert not set(many) & set(NAMES)
