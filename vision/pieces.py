@@ -249,9 +249,9 @@ def face_up_kind(tiles: list[int], boxes: np.ndarray, config: RegionsConfig) -> 
     idx = np.array(tiles)
     if _longest_row(boxes[idx], config.row_band) > config.pond_row:
         return "other_hand"
-    if len(tiles) in (3, 4):
+    if 3 <= len(tiles) <= MELD_MOST:
         return "other_meld"
-    return "discards" if len(tiles) > 4 else "stray"
+    return "discards" if len(tiles) > MELD_MOST else "stray"
 
 
 def split_by_axis(

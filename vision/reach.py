@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.config import RegionsConfig
-from vision.pieces import DEFAULT, Piece, links_of, row_direction, touching_any
+from vision.pieces import DEFAULT, MELD_MOST, Piece, links_of, row_direction, touching_any
 from vision.rows import tile_width
 
 
@@ -140,7 +140,7 @@ def _depths(piece: Piece, flowers: float, config: RegionsConfig) -> frozenset[in
         return ANYWHERE if len(piece.tiles) < 3 else ALONG_OR_FRONT
     if piece.kind in ("stray", "wall", "other_hand") and len(piece.tiles) <= 2:
         return ANYWHERE
-    if piece.kind in ("wall", "other_hand") and len(piece.tiles) <= 4:
+    if piece.kind in ("wall", "other_hand") and len(piece.tiles) <= MELD_MOST:
         return ALONG_OR_FRONT
     if piece.kind not in ("discards", "other_hand"):
         return frozenset()
