@@ -16,6 +16,13 @@ from webui import api, errors, game_views, library, security, views
 
 #: uploads above this many bytes are refused with a JSON 413 before decoding
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024
+#: the parts a form may hold: an upload sends its photo and the tiles the table named
+#: (`exemplars`), the join page its PIN. Werkzeug's default of 1,000 let 20 uploads of
+#: small parts hold 500 MB that the allocator kept after they were refused.
+MAX_FORM_PARTS = 8
+#: a form's text field held in memory: an upload's `exemplars` up to twice the longest,
+#: so that the upload's own check names what is wrong with a field somewhat too long
+MAX_FORM_FIELD_BYTES = 2 * api.MAX_EXEMPLAR_BYTES
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +58,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.request_class = FormRequest
     app.config.update(
         MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
+        MAX_FORM_PARTS=MAX_FORM_PARTS,
+        MAX_FORM_MEMORY_SIZE=MAX_FORM_FIELD_BYTES,
         MCR_DB=None,  # None: the game store's own default, shared with `mcr game`
         # callable(data, name[, exemplars=]) -> dict; None: vision.pipeline.recognize
         MCR_RECOGNIZE=None,

@@ -21,7 +21,7 @@ import pytest
 
 from tests.webui.conftest import SEED_HAND, needs_scorer
 from tests.webui.photo_fixture import fake_recognize, photo_png
-from webui.app import create_app
+from webui.app import MAX_FORM_FIELD_BYTES, MAX_FORM_PARTS, create_app
 
 P = ["Ann", "Bo", "Cy", "Di"]
 WIN = {"result": "win", "winner": "Ann", "discarder": "Bo", "fans": 8}
@@ -462,6 +462,30 @@ MULTIPART: list[tuple[str, dict, str | None]] = [
             "multipart/form-data; boundary=b",
         ),
         "too_many_parts",  # a small body: its message must not speak of a photo's size
+    ),
+    (
+        # more parts than an upload sends (photo, exemplars): twenty such uploads of small
+        # parts at once left the server holding 500 MB when a thousand were let through
+        "nine_parts",
+        raw(
+            b"".join(
+                b'--b\r\nContent-Disposition: form-data; name="f%d"\r\n\r\nx\r\n' % i
+                for i in range(MAX_FORM_PARTS + 1)
+            )
+            + b"--b--\r\n",
+            "multipart/form-data; boundary=b",
+        ),
+        "too_many_parts",
+    ),
+    (
+        "field_over_the_exemplars",  # no text field is longer than the named tiles
+        raw(
+            b'--b\r\nContent-Disposition: form-data; name="note"\r\n\r\n'
+            + b"x" * (MAX_FORM_FIELD_BYTES + 1)
+            + b"\r\n--b--\r\n",
+            "multipart/form-data; boundary=b",
+        ),
+        "too_many_parts",
     ),
     ("long_filename", _upload(b"abc", name="x" * 5000), "not_an_image"),
     (
