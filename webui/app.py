@@ -17,8 +17,8 @@ from webui import api, errors, game_views, library, security, views
 #: uploads above this many bytes are refused with a JSON 413 before decoding
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024
 #: the parts a form may hold: an upload sends its photo and the tiles the table named
-#: (`exemplars`), the join page its PIN. Werkzeug's default of 1,000 let 20 uploads of
-#: small parts hold 500 MB that the allocator kept after they were refused.
+#: (`exemplars`), the join page its PIN. Werkzeug's default, 1,000, lets each of many
+#: uploads hold megabytes of small parts, which the allocator keeps after they are gone.
 MAX_FORM_PARTS = 8
 #: a form's text field held in memory: an upload's `exemplars` up to twice the longest,
 #: so that the upload's own check names what is wrong with a field somewhat too long

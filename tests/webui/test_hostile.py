@@ -415,6 +415,14 @@ def _photos() -> list[tuple[str, bytes, str | None]]:
     ]
 
 
+def _small_parts(count: int) -> dict:
+    """A multipart body of `count` one-byte text fields."""
+    parts = b"".join(
+        b'--b\r\nContent-Disposition: form-data; name="f%d"\r\n\r\nx\r\n' % i for i in range(count)
+    )
+    return raw(parts + b"--b--\r\n", "multipart/form-data; boundary=b")
+
+
 def _upload(data: bytes, field: str = "photo", name: str = "p.jpg") -> dict:
     boundary = "----mcrhostile"
     payload = (
@@ -451,34 +459,17 @@ MULTIPART: list[tuple[str, dict, str | None]] = [
     ("wrong_field", _upload(b"abc", field="image"), "no_photo"),
     ("json_not_multipart", body({"photo": "abc"}), "no_photo"),
     ("urlencoded", raw("photo=abc", "application/x-www-form-urlencoded"), "no_photo"),
+    # a small body: its message must not speak of a photo's size
+    ("many_parts", _small_parts(1200), "too_many_parts"),
     (
-        "many_parts",
-        raw(
-            b"".join(
-                b'--b\r\nContent-Disposition: form-data; name="f%d"\r\n\r\nx\r\n' % i
-                for i in range(1200)
-            )
-            + b"--b--\r\n",
-            "multipart/form-data; boundary=b",
-        ),
-        "too_many_parts",  # a small body: its message must not speak of a photo's size
-    ),
-    (
-        # more parts than an upload sends (photo, exemplars): twenty such uploads of small
-        # parts at once left the server holding 500 MB when a thousand were let through
+        # more parts than an upload sends (photo, exemplars): many small parts held at
+        # once by many uploads would leave memory the allocator keeps
         "nine_parts",
-        raw(
-            b"".join(
-                b'--b\r\nContent-Disposition: form-data; name="f%d"\r\n\r\nx\r\n' % i
-                for i in range(MAX_FORM_PARTS + 1)
-            )
-            + b"--b--\r\n",
-            "multipart/form-data; boundary=b",
-        ),
+        _small_parts(MAX_FORM_PARTS + 1),
         "too_many_parts",
     ),
     (
-        "field_over_the_exemplars",  # no text field is longer than the named tiles
+        "field_over_the_exemplars",  # a text field past twice the longest named tiles
         raw(
             b'--b\r\nContent-Disposition: form-data; name="note"\r\n\r\n'
             + b"x" * (MAX_FORM_FIELD_BYTES + 1)
