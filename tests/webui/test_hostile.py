@@ -415,10 +415,11 @@ def _photos() -> list[tuple[str, bytes, str | None]]:
     ]
 
 
-def _small_parts(count: int) -> dict:
-    """A multipart body of `count` one-byte text fields."""
+def _text_fields(count: int, size: int = 1) -> dict:
+    """A multipart body of `count` text fields of `size` bytes each."""
     parts = b"".join(
-        b'--b\r\nContent-Disposition: form-data; name="f%d"\r\n\r\nx\r\n' % i for i in range(count)
+        b'--b\r\nContent-Disposition: form-data; name="f%d"\r\n\r\n' % i + b"x" * size + b"\r\n"
+        for i in range(count)
     )
     return raw(parts + b"--b--\r\n", "multipart/form-data; boundary=b")
 
@@ -460,24 +461,16 @@ MULTIPART: list[tuple[str, dict, str | None]] = [
     ("json_not_multipart", body({"photo": "abc"}), "no_photo"),
     ("urlencoded", raw("photo=abc", "application/x-www-form-urlencoded"), "no_photo"),
     # a small body: its message must not speak of a photo's size
-    ("many_parts", _small_parts(1200), "too_many_parts"),
+    ("many_parts", _text_fields(1200), "too_many_parts"),
     (
         # more parts than an upload sends (photo, exemplars): many small parts held at
         # once by many uploads would leave memory the allocator keeps
         "nine_parts",
-        _small_parts(MAX_FORM_PARTS + 1),
+        _text_fields(MAX_FORM_PARTS + 1),
         "too_many_parts",
     ),
-    (
-        "field_over_the_exemplars",  # a text field past twice the longest named tiles
-        raw(
-            b'--b\r\nContent-Disposition: form-data; name="note"\r\n\r\n'
-            + b"x" * (MAX_FORM_FIELD_BYTES + 1)
-            + b"\r\n--b--\r\n",
-            "multipart/form-data; boundary=b",
-        ),
-        "too_many_parts",
-    ),
+    # a text field past twice the longest named tiles
+    ("field_over_the_exemplars", _text_fields(1, MAX_FORM_FIELD_BYTES + 1), "too_many_parts"),
     ("long_filename", _upload(b"abc", name="x" * 5000), "not_an_image"),
     (
         "foreign_origin",
