@@ -18,6 +18,9 @@
 #     "none": not trained. INIT is read on the GPU machine: a path in the repository
 #     (models/*.onnx travel with it) or BUNDLE/...; a missing one stops the run at once
 #   CLS_EXTRA [] more train_classifier options for each (e.g. --detector-boxes)
+#   CLS_RESUME [] a committed classifier checkpoint (e.g. models/checkpoints/classifier_fresh.pt)
+#     that the first classifier variant continues (--resume, its run added to the log);
+#     copied back to OUT with the log
 #   STYLES [train] (`train,fonts` with a bundle made with --fonts; `pips` needs no fonts)
 #   RENDER_COUNT [5000] scenes rendered, RENDER_IMAGES [RENDER_COUNT] of them read
 #   TABLES [3000] whole-table scenes rendered for the detector (1280 px), TABLE_SHARE [0.4]
@@ -71,6 +74,8 @@ classifier() {  # NAME "WIDTH INIT LR SHARE" SEED
   read -r width init lr share <<< "$2"
   local from=()
   [ "$init" != "-" ] && from=(--init "${init//BUNDLE/$B}")
+  [ -n "${CLS_RESUME:-}" ] && [ "$1" = "${jobs_[0]}" ] \
+    && from+=(--resume "$CLS_RESUME" --log models/checkpoints/log.jsonl)
   python3 -m datasets.train_classifier --data "$B/cmd" --render "$W/render" \
     --render-images "${RENDER_IMAGES:-$N}" --render-share "$share" "${from[@]}" ${CLS_EXTRA:-} --width "$width" --device "$DEV" --workers "$CW" \
     --batch 128 --lr "$lr" --epochs 400 --samples 40000 --max-minutes "$MIN" --keep last \
@@ -92,5 +97,8 @@ fi
 for c in ca cb cc; do
   [ -f "$W/$c/classifier.onnx" ] && cp "$W/$c/classifier.onnx" "$OUT/classifier_$c.onnx"
 done
+if [ -n "${CLS_RESUME:-}" ]; then
+  cp "$CLS_RESUME" models/checkpoints/log.jsonl "$OUT/" || status=1
+fi
 log "done (status $status)"
 exit $status
