@@ -92,13 +92,17 @@ for _ in "${jobs_[@]}"; do wait -n || status=1; done
 for f in "${jobs_[@]}"; do echo "=== $f"; tr '\r' '\n' < "$W/$f.log" | grep -v '|' | grep -v '^\s*$' | tail -n 60; done > "$OUT/train.log"
 if [ "$DW" -gt 0 ]; then
   cp "$W/det/detector.onnx" "$OUT/detector.onnx" || status=1
-  cp models/checkpoints/detector.pt models/checkpoints/log.jsonl "$OUT/" || status=1
+  cp models/checkpoints/detector.pt "$OUT/" || status=1
 fi
 for c in ca cb cc; do
   [ -f "$W/$c/classifier.onnx" ] && cp "$W/$c/classifier.onnx" "$OUT/classifier_$c.onnx"
 done
 if [ -n "${CLS_RESUME:-}" ]; then
-  cp "$CLS_RESUME" models/checkpoints/log.jsonl "$OUT/" || status=1
+  cp "$CLS_RESUME" "$OUT/" || status=1
+fi
+# the log of every checkpoint's runs, once whichever of them ran
+if [ "$DW" -gt 0 ] || [ -n "${CLS_RESUME:-}" ]; then
+  cp models/checkpoints/log.jsonl "$OUT/" || status=1
 fi
 log "done (status $status)"
 exit $status
