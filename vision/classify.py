@@ -39,6 +39,13 @@ INPUT = 64
 #: font styles too), it reads unfamiliar art better than the model it started from,
 #: and real photos as well (docs/experiments.md, thirteenth round).
 DEFAULT_MODEL = MODEL_DIR / "classifier_fonts_int8.onnx"
+#: a classifier grown from scratch on every rendered set's art (it counts bamboo sticks
+#: stacked down a column, which the first cannot learn late): averaged with the first
+#: where tiles are read whole, it reads more held-out hands than either alone
+#: (docs/experiments.md, thirty-fifth round). A table's glance is the first's alone.
+PARTNER_MODEL = MODEL_DIR / "classifier_fresh_int8.onnx"
+#: the classifiers the reader averages; the first gives the looks
+READING_MODELS = (DEFAULT_MODEL, PARTNER_MODEL)
 #: a second classifier, trained on another mix than the first (half its views from
 #: rendered tile sets), so it errs elsewhere: it gives its opinion on the unsure tiles
 #: only
@@ -267,10 +274,10 @@ class Classifier:
         second_model: str | Path | Sequence[str | Path] | None = SECOND_MODEL,
         config: VisionConfig = DEFAULT,
     ):
-        """`model_path` names the classifier to read with (default `DEFAULT_MODEL`), or
-        several to average. `second_model`: the classifier or classifiers (averaged)
+        """`model_path` names the classifier to read with, or several to average (default
+        `READING_MODELS`). `second_model`: the classifier or classifiers (averaged)
         `second_look` asks; None: none is asked."""
-        paths = _paths(model_path if model_path is not None else DEFAULT_MODEL)
+        paths = _paths(model_path if model_path is not None else READING_MODELS)
         self.models = [CropModel(p, "classifier") for p in paths]
         #: how many numbers a look of the first model holds (0: it gives none, `LOOKS`)
         self.look_size = _look_size(self.models[0])

@@ -12,6 +12,7 @@ from tests.vision.photo_fixtures import tilted_row
 from vision.classify import (
     DEFAULT_MODEL,
     INPUT,
+    PARTNER_MODEL,
     SECOND_MODEL,
     Classifier,
     cut,
@@ -29,25 +30,28 @@ def classifier() -> Classifier:
 
 
 def test_bundled_models_exist_and_are_small() -> None:
-    """The reader's two classifiers ship as int8 files beside their float32 masters."""
-    for model in (DEFAULT_MODEL, SECOND_MODEL):
+    """The reader's three classifiers ship as int8 files beside their float32 masters."""
+    for model in (DEFAULT_MODEL, PARTNER_MODEL, SECOND_MODEL):
         for path in (model, trained_model(model)):
             assert path.is_file()
             assert path.stat().st_size <= 20 * 1024 * 1024
 
 
 def test_several_classifiers_given_are_averaged() -> None:
-    """Given several classifiers (a bench comparing variants), the reader averages their
-    probabilities; the bundled first and second classifiers read apart (they were
-    trained on different mixes, so the second's opinion on an unsure tile adds)."""
+    """Given several classifiers, the reader averages their probabilities, as the bundled
+    reader averages its first classifier and its partner; the bundled first and second
+    classifiers read apart (they were trained on different mixes, so the second's opinion
+    on an unsure tile adds)."""
     crops = np.random.default_rng(3).integers(0, 255, (5, INPUT, INPUT, 3), dtype=np.uint8)
     first, second = Classifier(DEFAULT_MODEL), Classifier(SECOND_MODEL)
     both = Classifier([DEFAULT_MODEL, SECOND_MODEL])
     want = (first.probs(crops) + second.probs(crops)) / 2
     np.testing.assert_allclose(both.probs(crops), want, atol=1e-5)
     assert np.abs(first.probs(crops) - second.probs(crops)).max() > 1e-3
-    reader = Classifier()  # the bundled reader: one classifier a look, one second opinion
-    np.testing.assert_allclose(reader.probs(crops), first.probs(crops), atol=1e-5)
+    # the bundled reader: the first and its partner averaged, one second opinion
+    reader, partner = Classifier(), Classifier(PARTNER_MODEL)
+    want = (first.probs(crops) + partner.probs(crops)) / 2
+    np.testing.assert_allclose(reader.probs(crops), want, atol=1e-5)
     np.testing.assert_allclose(reader.second_probs(crops), second.probs(crops), atol=1e-5)
     with pytest.raises(ValueError):
         Classifier([])
@@ -116,7 +120,7 @@ def test_reads_labelled_tiles_of_real_hand_photos(classifier: Classifier) -> Non
 
 
 @pytest.mark.dataset
-@pytest.mark.parametrize("model", [DEFAULT_MODEL, SECOND_MODEL])
+@pytest.mark.parametrize("model", [DEFAULT_MODEL, PARTNER_MODEL, SECOND_MODEL])
 def test_each_int8_classifier_reads_as_the_model_it_was_quantized_from(model) -> None:
     """The reader runs int8 classifiers for speed (`datasets.quantize`); each must name the
     tiles of real photos as its float32 training master does, but for a few crops."""
