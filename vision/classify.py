@@ -39,9 +39,9 @@ INPUT = 64
 #: font styles too), it reads unfamiliar art better than the model it started from,
 #: and real photos as well (docs/experiments.md, thirteenth round).
 DEFAULT_MODEL = MODEL_DIR / "classifier_fonts_int8.onnx"
-#: a classifier grown from scratch on every rendered set's art (it counts bamboo sticks
-#: stacked down a column, which the first cannot learn late): averaged with the first
-#: where tiles are read whole, it reads more held-out hands than either alone
+#: a classifier grown from scratch on every rendered set's art (it learnt to count
+#: bamboo sticks from the start, so it errs elsewhere): averaged with the first where
+#: tiles are read whole, the reader gets more held-out hands than with the first alone
 #: (docs/experiments.md, thirty-fifth round). A table's glance is the first's alone.
 PARTNER_MODEL = MODEL_DIR / "classifier_fresh_int8.onnx"
 #: the classifiers the reader averages; the first gives the looks
