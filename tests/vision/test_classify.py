@@ -13,6 +13,7 @@ from vision.classify import (
     DEFAULT_MODEL,
     INPUT,
     PARTNER_MODEL,
+    READING_MODELS,
     SECOND_MODEL,
     Classifier,
     cut,
@@ -23,6 +24,9 @@ from vision.config import TILE_ASPECT
 from vision.rows import tile_rects
 from vision.types import Detection, TileRead
 
+#: every classifier the bundled reader runs: those it averages and its second opinion
+BUNDLED = (*READING_MODELS, SECOND_MODEL)
+
 
 @pytest.fixture(scope="module")
 def classifier() -> Classifier:
@@ -31,7 +35,7 @@ def classifier() -> Classifier:
 
 def test_bundled_models_exist_and_are_small() -> None:
     """The reader's three classifiers ship as int8 files beside their float32 masters."""
-    for model in (DEFAULT_MODEL, PARTNER_MODEL, SECOND_MODEL):
+    for model in BUNDLED:
         for path in (model, trained_model(model)):
             assert path.is_file()
             assert path.stat().st_size <= 20 * 1024 * 1024
@@ -120,7 +124,7 @@ def test_reads_labelled_tiles_of_real_hand_photos(classifier: Classifier) -> Non
 
 
 @pytest.mark.dataset
-@pytest.mark.parametrize("model", [DEFAULT_MODEL, PARTNER_MODEL, SECOND_MODEL])
+@pytest.mark.parametrize("model", BUNDLED)
 def test_each_int8_classifier_reads_as_the_model_it_was_quantized_from(model) -> None:
     """The reader runs int8 classifiers for speed (`datasets.quantize`); each must name the
     tiles of real photos as its float32 training master does, but for a few crops."""
