@@ -29,8 +29,9 @@ DEFAULT_MODEL = MODEL_DIR / "detector.onnx"
 #: the detector trained on whole tables too: it looks at a photo enlarged for small tiles;
 #: the reader runs it in int8 (`datasets.quantize_detector`), its float32 file trains on
 TABLE_MODEL = MODEL_DIR / "detector_table_int8.onnx"
-#: network runs each thread keeps at its last photo (a table's looks at 512 and 1280 px,
-#: the photo squeezed back, a part looked at closer; an output at 1280 px is 1.5 MB)
+#: network runs each thread keeps at the photos it still reads (a table's looks at 512
+#: and 1280 px, the photo squeezed back or turned, a part looked at closer; an output at
+#: 1280 px is 1.5 MB)
 RUNS_KEPT = 8
 
 
@@ -160,7 +161,7 @@ class Detector:
         self.table_session = (
             open_session(table, "detector") if table is not None and table.is_file() else None
         )
-        self._runs = threading.local()  # each thread's runs at its last photo (`_run`)
+        self._runs = threading.local()  # each thread's runs at the photos it reads (`_run`)
 
     def __call__(self, image: np.ndarray) -> list[Detection]:
         """Tile boxes in the pixels of `image` (BGR uint8, any size), best score first."""
@@ -178,7 +179,7 @@ class Detector:
         look (clearly more when the stretch was only guessed).
         """
         image = check_image(image)
-        self._runs.seen = {}  # a new photo: the runs at the last one are let go
+        self._let_go(image)
         found = self._find(image)
         tries = stretch_tries(found, self.config)
         if not tries:
@@ -297,13 +298,23 @@ class Detector:
         overlap = self.config.nms_iou if nms_iou is None else nms_iou
         return decode(out, scale, image.shape[:2], floor, overlap, self.config)
 
+    def _let_go(self, image: np.ndarray) -> None:
+        """Before a `look` at `image`: the runs kept at it (it may have changed since) and
+        at photos no longer alive are let go; those at other photos still read stay (the
+        photo looked at before its turned copy is looked at faintly after it)."""
+        seen: dict = self._runs.__dict__.setdefault("seen", {})
+        kept = {
+            k: v for k, v in seen.items() if (photo := v[0]()) is not None and photo is not image
+        }
+        self._runs.seen = kept
+
     def _run(self, image: np.ndarray, size: int, session) -> tuple[np.ndarray, float]:
         """The network's output (read-only) for the image at the input `size`, and the
-        image's scale there. The faint look (`faint`) at the photo just looked at runs on
-        the same inputs, only to decode them at a lower floor, and preparing a 12 MP photo's
-        inputs costs as much as a run: each thread keeps the runs at the photo of its last
-        `look`, keyed by the very image object (alive, as a weak reference checks), the
-        input size and the session, and runs only what it has not kept."""
+        image's scale there. The faint look (`faint`) at a photo looked at runs on the same
+        inputs, only to decode them at a lower floor, and preparing a 12 MP photo's inputs
+        costs as much as a run: each thread keeps its last runs (`RUNS_KEPT`), keyed by the
+        very image object (alive, as a weak reference checks), the input size and the
+        session, and runs only what it has not kept."""
         seen: dict = self._runs.__dict__.setdefault("seen", {})
         key = (id(image), size, id(session))
         kept = seen.get(key)
@@ -312,7 +323,7 @@ class Detector:
         x, scale = prepare(image, size)
         out = session.run(None, {self.input_name: x})[0]
         out.setflags(write=False)
-        if len(seen) >= RUNS_KEPT:  # looks without a new `look` between: the oldest goes
+        if len(seen) >= RUNS_KEPT:  # the oldest goes
             del seen[next(iter(seen))]
         seen[key] = (weakref.ref(image), session, out, scale)
         return out, scale

@@ -382,6 +382,22 @@ def test_the_faint_look_reuses_the_look_at_the_same_photo() -> None:
     assert counting.runs > runs
 
 
+def test_the_faint_look_after_a_look_at_another_photo_reuses_the_first() -> None:
+    """The reader looks at a photo, then at its copy turned square to its rows (and may
+    keep the photo): the faint look at the photo still decodes its first runs, finding
+    what a fresh detector finds, without running the network again."""
+    img, _ = _drawn_row()
+    detector = Detector()
+    counting = _Counting(detector.session)
+    detector.session = counting
+    detector(img)
+    turned = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
+    detector(turned)
+    runs = counting.runs
+    assert detector.faint(img, 0.2) == Detector().faint(img, 0.2)
+    assert counting.runs == runs
+
+
 def test_a_photo_changed_in_place_is_looked_at_afresh() -> None:
     """A caller may read frames into one buffer: each look runs on what it holds now."""
     img, _ = _drawn_row()
