@@ -41,8 +41,9 @@ INPUT = 64
 DEFAULT_MODEL = MODEL_DIR / "classifier_fonts_int8.onnx"
 #: a classifier grown from scratch on every rendered set's art (it learnt to count
 #: bamboo sticks from the start, so it errs elsewhere): averaged with the first where
-#: tiles are read whole, the reader gets more held-out hands than with the first alone
-#: (docs/experiments.md, thirty-fifth round). A table's glance is the first's alone.
+#: tiles are read whole, on the views the first doubts (`ClassifyConfig.partner_below`),
+#: the reader gets more held-out hands than with the first alone (docs/experiments.md,
+#: thirty-fifth and thirty-sixth rounds). A table's glance is the first's alone.
 PARTNER_MODEL = MODEL_DIR / "classifier_fresh_int8.onnx"
 #: the classifiers the reader averages; the first gives the looks
 READING_MODELS = (DEFAULT_MODEL, PARTNER_MODEL)
@@ -309,13 +310,23 @@ class Classifier:
     def _looked(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """`probs` and the first model's looks of the crops (`read_with_looks`; empty when
         it gives none)."""
-        if self.tag is None:
-            return self._mean_read(self.models, crops), np.zeros((len(crops), 1, 0), np.float32)
-        p, looks = read_with_looks(self.models[0], crops, self.flip_average, 43, looks=True)
-        if len(self.models) > 1:
-            rest = [read_crops(m, crops, self.flip_average, classes=43) for m in self.models[1:]]
-            p = np.mean([p, *rest], axis=0).astype(np.float32)
+        has = self.tag is not None
+        p, looks = read_with_looks(self.models[0], crops, self.flip_average, 43, looks=has)
+        p = self._partnered(p, crops)
+        if not has:
+            return p, np.zeros((len(crops), 1, 0), np.float32)
         return adapted(p, looks, self.exemplars, self.vision.exemplars), looks
+
+    def _partnered(self, first: np.ndarray, crops: np.ndarray) -> np.ndarray:
+        """The first model's probabilities `first` of the crops, averaged with the other
+        models' where its likeliest class is under `ClassifyConfig.partner_below`."""
+        unsure = np.flatnonzero(first.max(axis=1) < self.config.partner_below)
+        if len(self.models) == 1 or not len(unsure):
+            return first
+        rest = [read_crops(m, crops[unsure], self.flip_average, 43) for m in self.models[1:]]
+        out = first.copy()
+        out[unsure] = np.mean([first[unsure], *rest], axis=0)
+        return out
 
     def _look_text(self, looks: np.ndarray) -> list[str | None]:
         """Each crop's look as cut (`encode_look`), None where the model gives none."""

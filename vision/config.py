@@ -127,6 +127,11 @@ class ClassifyConfig:
     #: the second classifier's say on an unsure tile: as much as all the first's views, since
     #: two models trained on different mixes err apart
     second_weight: float = 4.5
+    #: a view whose likeliest class by the first classifier is less probable than this is
+    #: also read by its partners (`vision.classify.READING_MODELS`) and their reads averaged;
+    #: a surer view keeps the first's read: on held-out tiles the partner changes only the
+    #: views the first doubts, so the rest need not pay for its reading
+    partner_below: float = 0.7
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -20,12 +22,14 @@ from vision.classify import (
     trained_model,
     turned_cut,
 )  # fmt: skip
-from vision.config import TILE_ASPECT
+from vision.config import DEFAULT, TILE_ASPECT
 from vision.rows import tile_rects
 from vision.types import Detection, TileRead
 
 #: every classifier the bundled reader runs: those it averages and its second opinion
 BUNDLED = (*READING_MODELS, SECOND_MODEL)
+#: a reader whose classifiers are averaged on every view, however sure the first
+AVERAGED = replace(DEFAULT, classify=replace(DEFAULT.classify, partner_below=1.01))
 
 
 @pytest.fixture(scope="module")
@@ -42,23 +46,39 @@ def test_bundled_models_exist_and_are_small() -> None:
 
 
 def test_several_classifiers_given_are_averaged() -> None:
-    """Given several classifiers, the reader averages their probabilities, as the bundled
-    reader averages its first classifier and its partner; the bundled first and second
+    """Given several classifiers, the reader averages their probabilities (on every view
+    with `partner_below` over 1); the bundled first and second
     classifiers read apart (they were trained on different mixes, so the second's opinion
     on an unsure tile adds)."""
     crops = np.random.default_rng(3).integers(0, 255, (5, INPUT, INPUT, 3), dtype=np.uint8)
     first, second = Classifier(DEFAULT_MODEL), Classifier(SECOND_MODEL)
-    both = Classifier([DEFAULT_MODEL, SECOND_MODEL])
+    both = Classifier([DEFAULT_MODEL, SECOND_MODEL], config=AVERAGED)
     want = (first.probs(crops) + second.probs(crops)) / 2
     np.testing.assert_allclose(both.probs(crops), want, atol=1e-5)
     assert np.abs(first.probs(crops) - second.probs(crops)).max() > 1e-3
-    # the bundled reader: the first and its partner averaged, one second opinion
-    reader, partner = Classifier(), Classifier(PARTNER_MODEL)
-    want = (first.probs(crops) + partner.probs(crops)) / 2
-    np.testing.assert_allclose(reader.probs(crops), want, atol=1e-5)
-    np.testing.assert_allclose(reader.second_probs(crops), second.probs(crops), atol=1e-5)
     with pytest.raises(ValueError):
         Classifier([])
+
+
+def test_the_partner_reads_the_views_the_first_doubts() -> None:
+    """The bundled reader averages its first classifier with the partner on the views the
+    first reads less sure than `ClassifyConfig.partner_below` and keeps the first's read
+    elsewhere (the partner changes only the doubted views; the rest need not pay for it);
+    one second opinion."""
+    noise = np.random.default_rng(3).integers(0, 255, (5, INPUT, INPUT, 3), dtype=np.uint8)
+    plain = np.full((2, INPUT, INPUT, 3), 250, np.uint8)  # a blank face and a dark back
+    plain[1] = 30
+    crops = np.concatenate([noise, plain])
+    first, partner = Classifier(DEFAULT_MODEL).probs(crops), Classifier(PARTNER_MODEL).probs(crops)
+    doubted = first.max(axis=1) < DEFAULT.classify.partner_below
+    assert doubted.any() and not doubted.all()
+    reader = Classifier()
+    want = np.where(doubted[:, None], (first + partner) / 2, first)
+    np.testing.assert_allclose(reader.probs(crops), want, atol=1e-5)
+    second = Classifier(SECOND_MODEL).probs(crops)
+    np.testing.assert_allclose(reader.second_probs(crops), second, atol=1e-5)
+    averaged = Classifier(config=AVERAGED).probs(crops)
+    np.testing.assert_allclose(averaged, (first + partner) / 2, atol=1e-5)
 
 
 def test_cut_turns_wide_boxes_upright() -> None:
