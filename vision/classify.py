@@ -275,8 +275,8 @@ class Classifier:
         second_model: str | Path | Sequence[str | Path] | None = SECOND_MODEL,
         config: VisionConfig = DEFAULT,
     ):
-        """`model_path` names the classifier to read with, or several to average (default
-        `READING_MODELS`). `second_model`: the classifier or classifiers (averaged)
+        """`model_path` names the classifier to read with, or several to average where the
+        first doubts (default `READING_MODELS`; `_partnered`). `second_model`: the classifier or classifiers (averaged)
         `second_look` asks; None: none is asked."""
         paths = _paths(model_path if model_path is not None else READING_MODELS)
         self.models = [CropModel(p, "classifier") for p in paths]
@@ -303,8 +303,9 @@ class Classifier:
         return twin
 
     def probs(self, crops: np.ndarray) -> np.ndarray:
-        """Class probabilities (N,43) of upright crops (N,64,64,3) BGR uint8 (the models'
-        mean), leaning on the exemplars."""
+        """Class probabilities (N,43) of upright crops (N,64,64,3) BGR uint8 (the first
+        model's, averaged with the others' where it doubts: `_partnered`), leaning on the
+        exemplars."""
         return self._looked(crops)[0]
 
     def _looked(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
