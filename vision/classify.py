@@ -276,8 +276,8 @@ class Classifier:
         config: VisionConfig = DEFAULT,
     ):
         """`model_path` names the classifier to read with, or several to average where the
-        first doubts (default `READING_MODELS`; `_partnered`). `second_model`: the classifier or classifiers (averaged)
-        `second_look` asks; None: none is asked."""
+        first doubts (default `READING_MODELS`; `_partnered`). `second_model`: the
+        classifier or classifiers (averaged) `second_look` asks; None: none is asked."""
         paths = _paths(model_path if model_path is not None else READING_MODELS)
         self.models = [CropModel(p, "classifier") for p in paths]
         #: how many numbers a look of the first model holds (0: it gives none, `LOOKS`)

@@ -47,9 +47,9 @@ def test_bundled_models_exist_and_are_small() -> None:
 
 def test_several_classifiers_given_are_averaged() -> None:
     """Given several classifiers, the reader averages their probabilities (on every view
-    with `partner_below` over 1); the bundled first and second
-    classifiers read apart (they were trained on different mixes, so the second's opinion
-    on an unsure tile adds)."""
+    with `partner_below` over 1); the bundled first and second classifiers read apart
+    (they were trained on different mixes, so the second's opinion on an unsure tile
+    adds)."""
     crops = np.random.default_rng(3).integers(0, 255, (5, INPUT, INPUT, 3), dtype=np.uint8)
     first, second = Classifier(DEFAULT_MODEL), Classifier(SECOND_MODEL)
     both = Classifier([DEFAULT_MODEL, SECOND_MODEL], config=AVERAGED)
