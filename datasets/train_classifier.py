@@ -536,11 +536,20 @@ def train(args: argparse.Namespace) -> None:
              "steps_after": run.steps, "seconds": round(run.elapsed(), 1),
              "device": str(device),
              "data": {"crops": len(crops), "render": args.render,
-                      "check_render": args.check_render},
+                      "check_render": args.check_render,
+                      "detector_boxes": boxes_from(args)},
              "exported": f"{Path(args.export).name} from {final.name}",
              "figures_before": before, "figures": check()},
             Path(args.log),
         )  # fmt: skip
+
+
+def boxes_from(args: argparse.Namespace) -> str | None:
+    """Which detectors cut the `--detector-boxes` crops, for the run's log line: a
+    classifier learns its detector's boxes, so a run on another's is told apart."""
+    if not args.detector_boxes:
+        return None
+    return f"{args.detector or 'bundled'}, tables {args.table_detector or 'bundled'}"
 
 
 class Run(ledger.Run):

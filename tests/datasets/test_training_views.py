@@ -341,6 +341,20 @@ def test_crops_cut_at_other_detectors_are_cached_apart() -> None:
     assert _cache_name("det_crops", run) == _cache_name("det_crops", run)
 
 
+def test_the_run_log_names_the_detectors_whose_boxes_it_trained_on() -> None:
+    """A classifier learns the boxes its crops were cut at: the run's log line says which
+    detectors cut them, and nothing where no such crops were trained on."""
+    pytest.importorskip("torch")
+    from datasets.train_classifier import boxes_from, parser
+
+    plain = parser().parse_args([])
+    assert boxes_from(plain) is None
+    bundled = parser().parse_args(["--detector-boxes"])
+    assert boxes_from(bundled) == "bundled, tables bundled"
+    other = parser().parse_args(["--detector-boxes", "--table-detector", "RUN15_int8.onnx"])
+    assert boxes_from(other) == "bundled, tables RUN15_int8.onnx"
+
+
 def test_a_check_of_unfamiliar_art_is_never_trained_on(tmp_path: Path) -> None:
     """`--check-render` reads scenes in art the run does not train on, to judge it on
     unfamiliar art: the same folder given to train on is refused, as is a folder with no
