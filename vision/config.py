@@ -481,8 +481,11 @@ class PipelineConfig:
     #: a tile's box this near the photo's edge (px) is cut by it: reported `partial`
     edge_px: float = 2.0
     #: a hand read as no complete hand is read again without its faintest box, where that
-    #: box scores under this (most boxes on tiles score 0.8 and more)
+    #: box scores under this (most boxes on tiles score 0.8 and more) ...
     faint: float = 0.7
+    #: ... also over a try read whole only with this many kongs lying face down or more
+    #: (a wall's backs taken in read as kongs; a hand seldom lays down two such kongs)
+    faint_over_kongs: int = 2
 
 
 @dataclass(frozen=True)

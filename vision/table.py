@@ -137,7 +137,9 @@ def pick_hand(
     tile indices and its reading (`read_hand`; `readings` holds those read before). A
     group that is whole only with a "kong" lying face down may be a wall's backs taken
     in; a complete hand needs no such guess. Of two such readings, one that leaves tiles
-    out or sets none apart took in a pond's or a wall's tiles."""
+    out or sets none apart took in a pond's or a wall's tiles. A try read whole without
+    its faint box goes before one with `PipelineConfig.faint_over_kongs` such kongs or
+    more: a hand seldom lays two down, a wall's backs beside some faces read so."""
     readings = readings or HandReadings(config)
     first = partial = None
     tries = hand_tries(regions, config)
@@ -148,13 +150,13 @@ def pick_hand(
         if better_partial(reading, None if partial is None else partial[1]):
             partial = (candidate, reading)
         first = first or (candidate, reading)
-    if partial is not None:
+    if partial is not None and len(partial[1][2].unnamed) < config.pipeline.faint_over_kongs:
         return partial
     for candidate in faint_spared(reads, tries, config):
         reading = readings([reads[i] for i in candidate])
         if reading[2].hand is not None:
             return candidate, reading
-    return first or ((), read_hand([], config))
+    return partial or first or ((), read_hand([], config))
 
 
 def with_flowers(
@@ -194,8 +196,9 @@ def faint_spared(
     `PipelineConfig.faint`: a box the detector barely found across the gap between two
     tiles (the hand's row and its flowers) is one too many, and the count of a hand's
     tiles then tells it, as only a try that reads as a complete hand without it is
-    taken, and only where no try read as the rest of a hand (its kongs lying face
-    down). Tries without such a box, or read already, are left out."""
+    taken, and only where no try read as the rest of a hand but with two kongs or more
+    lying face down (`pick_hand`). Tries without such a box, or read already, are left
+    out."""
     out: list[tuple[int, ...]] = []
     for tiles in tries:
         faint = min(tiles, key=lambda i: reads[i].detection.score, default=None)

@@ -1181,3 +1181,39 @@ def test_flowers_in_line_with_the_hand_are_counted(flower: str) -> None:
     assert decoded.notation == "[234m,1][666m,3][678m,1][678s,1]9s9s"
     flowers = sum(len(g.tiles) for g in layout.groups if g.role == "flowers")
     assert (chosen, flowers) == ((every, 8) if flower == "1f" else (first, 0))
+
+
+def _faint_and_kongs(kongs: int) -> tuple[list[TileRead], tuple[int, ...], tuple[int, ...]]:
+    """FAINT_BOX_IN_THE_GAP's hand (its faint box at 0.57) and, apart from it, a try that
+    reads whole only with `kongs` kongs lying face down: their backs in a row, then
+    faces that make the rest of a hand."""
+    faint = [
+        TileRead(Detection(b, s), np.eye(43)[INDEX[c]], up=up)
+        for c, b, s, up in FAINT_BOX_IN_THE_GAP
+    ]
+    codes = ["1m", "1m", "1m", "2p", "3p", "4p", "5s", "6s", "7s", "9p", "9p"][3 * (kongs - 1) :]
+    row = _row(4 * kongs + len(codes), 40, 200)
+    backs = [TileRead(d, np.eye(43)[42], chosen="back") for d in row[: 4 * kongs]]
+    faces = _faces(row[4 * kongs :], codes, [(0.0, -1.0)] * len(codes))
+    reads = [*faint, *backs, *faces]
+    return reads, tuple(range(len(faint))), tuple(range(len(faint), len(reads)))
+
+
+@pytest.mark.parametrize("kongs", [1, 2])
+def test_a_hand_whole_without_its_faint_box_beats_a_wall_read_as_kongs(kongs: int) -> None:
+    """A try that reads complete without its faint box is taken before one that reads whole
+    only with two kongs or more lying face down (3_000002-like: a wall's backs beside some
+    faces read as three such kongs while the hand held one faint box too many); a try
+    with one such kong is a hand as players lay it down, and it is taken first."""
+    reads, hand, other = _faint_and_kongs(kongs)
+    boxes = np.array([r.detection.box for r in reads])
+    down = np.array([r.chosen == "back" for r in reads])
+    alone = pick_hand(reads, Regions((Piece("hand", other),), (other,), boxes, down))
+    assert alone[1][2].hand is None and len(alone[1][2].unnamed) == kongs
+    regions = Regions((Piece("hand", hand), Piece("hand", other)), (hand, other), boxes, down)
+    chosen, (_, _, decoded) = pick_hand(reads, regions)
+    if kongs >= DEFAULT.pipeline.faint_over_kongs:
+        assert 3 not in chosen and set(chosen) < set(hand)
+        assert decoded.notation == "55m777p55666678s5m"
+    else:
+        assert chosen == other and decoded.partial is not None
