@@ -1122,15 +1122,20 @@ FAINT_BOX_IN_THE_GAP = [
 ]  # fmt: skip
 
 
+def _faint_box_reads(score: float = 0.57) -> list[TileRead]:
+    """FAINT_BOX_IN_THE_GAP's hand read as labelled, its box across the gap at `score`."""
+    return [
+        TileRead(Detection(b, score if k == 3 else s), np.eye(43)[INDEX[c]], up=up)
+        for k, (c, b, s, up) in enumerate(FAINT_BOX_IN_THE_GAP)
+    ]
+
+
 @pytest.mark.parametrize("score", [0.57, 0.85])
 def test_a_faint_box_too_many_in_the_hand_is_left_out(score: float) -> None:
     """With the faint box the hand holds a tile too many and reads as no hand; the try
     without its faintest box reads complete, and the box is left with the other tiles.
     A box the detector found surely (0.85) is no such box: nothing is left out then."""
-    tiles = [
-        (c, b, score if k == 3 else s, up) for k, (c, b, s, up) in enumerate(FAINT_BOX_IN_THE_GAP)
-    ]
-    reads = [TileRead(Detection(b, s), np.eye(43)[INDEX[c]], up=up) for c, b, s, up in tiles]
+    reads = _faint_box_reads(score)
     boxes = np.array([r.detection.box for r in reads])
     every = tuple(range(len(reads)))
     regions = Regions((Piece("hand", every),), (every,), boxes, np.zeros(len(reads), bool))
@@ -1187,10 +1192,7 @@ def _faint_and_kongs(kongs: int) -> tuple[list[TileRead], tuple[int, ...], tuple
     """FAINT_BOX_IN_THE_GAP's hand (its faint box at 0.57) and, apart from it, a try that
     reads whole only with `kongs` kongs lying face down: their backs in a row, then
     faces that make the rest of a hand."""
-    faint = [
-        TileRead(Detection(b, s), np.eye(43)[INDEX[c]], up=up)
-        for c, b, s, up in FAINT_BOX_IN_THE_GAP
-    ]
+    faint = _faint_box_reads()
     codes = ["1m", "1m", "1m", "2p", "3p", "4p", "5s", "6s", "7s", "9p", "9p"][3 * (kongs - 1) :]
     row = _row(4 * kongs + len(codes), 40, 200)
     backs = [TileRead(d, np.eye(43)[42], chosen="back") for d in row[: 4 * kongs]]
