@@ -197,8 +197,8 @@ def faint_spared(
     tiles (the hand's row and its flowers) is one too many, and the count of a hand's
     tiles then tells it, as only a try that reads as a complete hand without it is
     taken, and only where no try read as the rest of a hand but with
-    `PipelineConfig.faint_over_kongs` kongs or more lying face down (`pick_hand`). Tries without such a box, or read already, are left
-    out."""
+    `PipelineConfig.faint_over_kongs` kongs or more lying face down (`pick_hand`).
+    Tries without such a box, or read already, are left out."""
     out: list[tuple[int, ...]] = []
     for tiles in tries:
         faint = min(tiles, key=lambda i: reads[i].detection.score, default=None)
