@@ -373,7 +373,8 @@ class Whole:
                 "partial_hand": out.get("partial_hand"), "true_hand": meta["hand"],
                 "right": right, "found": len(pairs), "labels": len(labels),
                 "false": len(found) - len(pairs), "named": named,
-                "fourth_seen": seen, "fourth_shown": shown}  # fmt: skip
+                "fourth_seen": seen, "fourth_shown": shown,
+                "flowers": out["flowers"]["count"], "true_flowers": len(meta["flowers"])}  # fmt: skip
 
     def region_rows(self) -> list[str]:
         """Where the reader put the tiles found, by where they lie (a pond's tiles put with

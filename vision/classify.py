@@ -51,6 +51,11 @@ READING_MODELS = (DEFAULT_MODEL, PARTNER_MODEL)
 #: rendered tile sets), so it errs elsewhere: it gives its opinion on the unsure tiles
 #: only
 SECOND_MODEL = MODEL_DIR / "classifier_second_fonts_int8.onnx"
+#: the second opinion where a photo of many tiles is read later (`look_again`: a whole
+#: table's hand, the copies of its winning tile): the partner, which names the sets the
+#: first never learnt far better and reads more tables so, where on photos of one hand
+#: `SECOND_MODEL` reads more (docs/experiments.md, forty-first round)
+TABLE_SECOND_MODEL = PARTNER_MODEL
 #: the classifier's second output: the pooled features its last layer reads, a tile's
 #: look (`vision.exemplars`; `datasets.quantize.with_looks` adds it)
 LOOKS = "looks"
@@ -255,6 +260,15 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
+def _sessions(
+    models: str | Path | Sequence[str | Path] | None, loaded: dict[Path, CropModel]
+) -> list[CropModel] | None:
+    """The sessions of `models` (None: none), those `loaded` already shared."""
+    if not models:
+        return None
+    return [loaded.get(p) or CropModel(p, "classifier") for p in _paths(models)]
+
+
 def _paths(models: str | Path | Sequence[str | Path]) -> list[Path]:
     """One model path or several, as a list of paths."""
     paths = [Path(models)] if isinstance(models, str | Path) else [Path(m) for m in models]
@@ -274,12 +288,16 @@ class Classifier:
         second_look: bool = True,
         second_model: str | Path | Sequence[str | Path] | None = SECOND_MODEL,
         config: VisionConfig = DEFAULT,
+        table_second_model: str | Path | Sequence[str | Path] | None = TABLE_SECOND_MODEL,
     ):
         """`model_path` names the classifier to read with, or several to average where the
         first doubts (default `READING_MODELS`; `_partnered`). `second_model`: the
-        classifier or classifiers (averaged) `second_look` asks; None: none is asked."""
+        classifier or classifiers (averaged) `second_look` asks; None: none is asked;
+        `table_second_model` the same where tiles are read later (`look_again`). A file
+        named twice is loaded once."""
         paths = _paths(model_path if model_path is not None else READING_MODELS)
         self.models = [CropModel(p, "classifier") for p in paths]
+        loaded = dict(zip(paths, self.models, strict=True))
         #: how many numbers a look of the first model holds (0: it gives none, `LOOKS`)
         self.look_size = _look_size(self.models[0])
         #: the first model's tag where it gives looks, else None: no exemplars
@@ -292,9 +310,9 @@ class Classifier:
         self.row_view = row_view  # also read each tile turned square to its row (`row_crops`)
         self.again = second_look  # read unsure tiles from more views (`second_look`)
         #: the second classifiers (`SECOND_MODEL`) that `second_look` asks; None: not asked
-        self.second = None
-        if second_model:
-            self.second = [CropModel(p, "classifier") for p in _paths(second_model)]
+        self.second = _sessions(second_model, loaded)
+        #: those it asks where tiles are read later (`TABLE_SECOND_MODEL`, `look_again`)
+        self.table_second = _sessions(table_second_model, loaded)
 
     def with_exemplars(self, exemplars: Exemplars) -> Classifier:
         """This classifier (the same sessions) reading with a table's exemplars."""
@@ -362,14 +380,17 @@ class Classifier:
         self, image: np.ndarray, reads: list[TileRead], which: list[int]
     ) -> list[TileRead]:
         """The reads with those of `which` read as `__call__` reads a tile (every view, the
-        second look where unsure), their rows found among all the reads; the rest as they
-        were (a whole table's glance: only where the hand may lie needs more)."""
+        second look where unsure, asking `table_second`), their rows found among all the
+        reads; the rest as they were (a whole table's glance: only where the hand may lie
+        needs more)."""
         from scorer.tiles import CODES
 
         if not which:
             return list(reads)
         image = check_image(image)
-        probs, looks = self._read(image, [r.detection for r in reads], which)
+        later = copy.copy(self)
+        later.second = self.table_second
+        probs, looks = later._read(image, [r.detection for r in reads], which)
         out = list(reads)
         for i, p, look in zip(which, probs, looks, strict=True):
             out[i] = replace(reads[i], probs=p, chosen=CODES[int(p.argmax())], look=look)

@@ -64,7 +64,7 @@ def test_the_partner_reads_the_views_the_first_doubts() -> None:
     """The bundled reader averages its first classifier with the partner on the views the
     first reads less sure than `ClassifyConfig.partner_below` and keeps the first's read
     elsewhere (the partner changes only the doubted views; the rest need not pay for it);
-    one second opinion."""
+    one second opinion, and at a table the partner (its session shared, not loaded twice)."""
     noise = np.random.default_rng(3).integers(0, 255, (5, INPUT, INPUT, 3), dtype=np.uint8)
     plain = np.full((2, INPUT, INPUT, 3), 250, np.uint8)  # a blank face and a dark back
     plain[1] = 30
@@ -77,6 +77,7 @@ def test_the_partner_reads_the_views_the_first_doubts() -> None:
     np.testing.assert_allclose(reader.probs(crops), want, atol=1e-5)
     second = Classifier(SECOND_MODEL).probs(crops)
     np.testing.assert_allclose(reader.second_probs(crops), second, atol=1e-5)
+    assert reader.table_second is not None and reader.table_second[0] is reader.models[1]
     averaged = Classifier(config=AVERAGED).probs(crops)
     np.testing.assert_allclose(averaged, (first + partner) / 2, atol=1e-5)
 
@@ -329,16 +330,18 @@ def test_the_second_classifier_settles_only_unsure_tiles(
 
 def test_the_whole_reading_later_reads_as_at_once() -> None:
     """A table's tiles are glanced at and the hand's read whole later (`look_again`): those
-    tiles then read as one whole reading reads them, and no other tile changes."""
+    tiles then read as one whole reading reads them with the table's second opinion
+    (`TABLE_SECOND_MODEL`, the partner), and no other tile changes."""
     from datasets import render
     from datasets.render import label_box
-    from vision.classify import Classifier
+    from vision.classify import TABLE_SECOND_MODEL, Classifier
 
     scene = render.render_scene(np.random.default_rng(4), "builtin", 1280, "hand")
     boxes = [label_box(t, "hand") for t in scene.meta["tiles"]]
     detections = [Detection(tuple(float(v) for v in b), 0.9) for b in boxes]
     classifier = Classifier()
-    whole = classifier(scene.image, detections)
+    assert TABLE_SECOND_MODEL == PARTNER_MODEL
+    whole = Classifier(second_model=TABLE_SECOND_MODEL)(scene.image, detections)
     first = classifier.glance(scene.image, detections)
     every = list(range(len(detections)))
     later = classifier.look_again(scene.image, first, every)
