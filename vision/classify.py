@@ -326,23 +326,24 @@ class Classifier:
         exemplars."""
         return self._looked(crops)[0]
 
-    def _looked(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _looked(self, crops: np.ndarray, flip: bool | None = None) -> tuple[np.ndarray, np.ndarray]:
         """`probs` and the first model's looks of the crops (`read_with_looks`; empty when
-        it gives none)."""
+        it gives none); `flip`: also read each turned half round (default `flip_average`)."""
         has = self.tag is not None
-        p, looks = read_with_looks(self.models[0], crops, self.flip_average, 43, looks=has)
-        p = self._partnered(p, crops)
+        flip = self.flip_average if flip is None else flip
+        p, looks = read_with_looks(self.models[0], crops, flip, 43, looks=has)
+        p = self._partnered(p, crops, flip)
         if not has:
             return p, np.zeros((len(crops), 1, 0), np.float32)
         return adapted(p, looks, self.exemplars, self.vision.exemplars), looks
 
-    def _partnered(self, first: np.ndarray, crops: np.ndarray) -> np.ndarray:
+    def _partnered(self, first: np.ndarray, crops: np.ndarray, flip: bool) -> np.ndarray:
         """The first model's probabilities `first` of the crops, averaged with the other
         models' where its likeliest class is under `ClassifyConfig.partner_below`."""
         unsure = np.flatnonzero(first.max(axis=1) < self.config.partner_below)
         if len(self.models) == 1 or not len(unsure):
             return first
-        rest = [read_crops(m, crops[unsure], self.flip_average, 43) for m in self.models[1:]]
+        rest = [read_crops(m, crops[unsure], flip, 43) for m in self.models[1:]]
         out = first.copy()
         out[unsure] = np.mean([first[unsure], *rest], axis=0)
         return out
@@ -419,18 +420,18 @@ class Classifier:
         return probs, self._look_text(looks[: len(crops)])
 
     def glance(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]:
-        """A quick reading of each detection: the first model on the box alone. Among the
-        many tiles of a whole table it tells the backs (walls, hands seen from behind) from
-        the faces; those where the hand may lie are then read whole (`look_again`)."""
+        """A quick reading of each detection: the box alone, unturned, by the first model and
+        by its partners where it doubts (`_partnered`). Among the many tiles of a whole
+        table it tells the backs (walls, hands seen from behind) from the faces, and names
+        the tiles outside the hand (the ponds' copies decide 和绝张); those where the hand
+        may lie are then read whole (`look_again`)."""
         from scorer.tiles import CODES
 
         image = check_image(image)
         if not detections:
             return []
         crops = np.stack([cut(image, d.box) for d in detections])
-        has = self.tag is not None
-        probs, looks = read_with_looks(self.models[0], crops, False, classes=43, looks=has)
-        probs = adapted(probs, looks, self.exemplars, self.vision.exemplars) if has else probs
+        probs, looks = self._looked(crops, flip=False)
         return [
             TileRead(detection=d, probs=p, chosen=CODES[int(p.argmax())], look=look)
             for d, p, look in zip(detections, probs, self._look_text(looks), strict=True)

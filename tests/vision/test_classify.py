@@ -19,6 +19,7 @@ from vision.classify import (
     SECOND_MODEL,
     Classifier,
     cut,
+    read_crops,
     trained_model,
     turned_cut,
 )  # fmt: skip
@@ -80,6 +81,25 @@ def test_the_partner_reads_the_views_the_first_doubts() -> None:
     assert reader.table_second is not None and reader.table_second[0] is reader.models[1]
     averaged = Classifier(config=AVERAGED).probs(crops)
     np.testing.assert_allclose(averaged, (first + partner) / 2, atol=1e-5)
+
+
+def test_a_glance_asks_the_partner_where_the_first_doubts() -> None:
+    """A whole table's glance (each box alone, unturned) averages the first classifier with
+    the partner on the tiles the first doubts, as a whole reading does: the tiles outside
+    the hand keep the glance's names, and the ponds' copies decide 和绝张."""
+    image = np.random.default_rng(3).integers(0, 255, (80, 7 * 80, 3), dtype=np.uint8)
+    image[:, 5 * 80 : 6 * 80] = 250  # a blank face
+    image[:, 6 * 80 :] = 30  # a dark back
+    detections = [Detection((k * 80 + 8.0, 8.0, k * 80 + 56.0, 72.0), 0.9) for k in range(7)]
+    crops = np.stack([cut(image, d.box) for d in detections])
+    reader = Classifier()
+    first, partner = (read_crops(m, crops, False, len(CODES)) for m in reader.models[:2])
+    doubted = first.max(axis=1) < DEFAULT.classify.partner_below
+    assert doubted.any() and not doubted.all()
+    want = np.where(doubted[:, None], (first + partner) / 2, first)
+    glanced = reader.glance(image, detections)
+    np.testing.assert_allclose([r.probs for r in glanced], want, atol=1e-5)
+    assert [r.chosen for r in glanced] == [CODES[int(k)] for k in want.argmax(axis=1)]
 
 
 def test_cut_turns_wide_boxes_upright() -> None:
