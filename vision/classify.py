@@ -22,6 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scorer.tiles import BACK_INDEX
 from vision.config import DEFAULT, ClassifyConfig, VisionConfig
 from vision.detect import MODEL_DIR, check_image
 from vision.exemplars import NONE, TAG_CHARS, Exemplars, adapted, encode_look, unit
@@ -420,18 +421,25 @@ class Classifier:
         return probs, self._look_text(looks[: len(crops)])
 
     def glance(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]:
-        """A quick reading of each detection: the box alone, unturned, by the first model and
-        by its partners where it doubts (`_partnered`). Among the many tiles of a whole
-        table it tells the backs (walls, hands seen from behind) from the faces, and names
-        the tiles outside the hand (the ponds' copies decide 和绝张); those where the hand
-        may lie are then read whole (`look_again`)."""
+        """A quick reading of each detection: the box alone, unturned, by the first model.
+        Among the many tiles of a whole table it tells the backs (walls, hands seen from
+        behind) from the faces; the faces its partners read too where it doubts
+        (`_partnered`), naming the tiles outside the hand better (the ponds' copies decide
+        和绝张), while a back stays the first's call: a partner takes some sets' pale backs
+        for 白. Those where the hand may lie are then read whole (`look_again`)."""
         from scorer.tiles import CODES
 
         image = check_image(image)
         if not detections:
             return []
         crops = np.stack([cut(image, d.box) for d in detections])
-        probs, looks = self._looked(crops, flip=False)
+        has = self.tag is not None
+        probs, looks = read_with_looks(self.models[0], crops, False, classes=43, looks=has)
+        faces = np.flatnonzero(probs.argmax(axis=1) != BACK_INDEX)
+        if len(faces):
+            probs = probs.copy()
+            probs[faces] = self._partnered(probs[faces], crops[faces], flip=False)
+        probs = adapted(probs, looks, self.exemplars, self.vision.exemplars) if has else probs
         return [
             TileRead(detection=d, probs=p, chosen=CODES[int(p.argmax())], look=look)
             for d, p, look in zip(detections, probs, self._look_text(looks), strict=True)

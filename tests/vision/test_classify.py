@@ -95,11 +95,30 @@ def test_a_glance_asks_the_partner_where_the_first_doubts() -> None:
     reader = Classifier()
     first, partner = (read_crops(m, crops, False, len(CODES)) for m in reader.models[:2])
     doubted = first.max(axis=1) < DEFAULT.classify.partner_below
+    doubted &= first.argmax(axis=1) != CODES.index("back")
     assert doubted.any() and not doubted.all()
     want = np.where(doubted[:, None], (first + partner) / 2, first)
     glanced = reader.glance(image, detections)
     np.testing.assert_allclose([r.probs for r in glanced], want, atol=1e-5)
     assert [r.chosen for r in glanced] == [CODES[int(k)] for k in want.argmax(axis=1)]
+
+
+def test_a_glanced_back_stays_the_first_models_call(monkeypatch) -> None:
+    """Whether a tile is a back (a wall's, a hand's seen from behind) stays the first
+    classifier's call at a glance, however unsure: a partner reads some sets' pale backs
+    as 白, which would take a wall's tiles for faces. A doubted face is averaged."""
+    import vision.classify as classify
+
+    image = np.full((80, 160, 3), 200, np.uint8)
+    detections = [Detection((8.0, 8.0, 56.0, 72.0), 0.9), Detection((88.0, 8.0, 136.0, 72.0), 0.9)]
+    first = np.concatenate([_sure_of("back", 0.55)(image[:1]), _sure_of("2m", 0.35)(image[:1])])
+    monkeypatch.setattr(
+        classify, "read_with_looks", lambda *a, **k: (first, np.zeros((2, 1, 0), np.float32))
+    )
+    monkeypatch.setattr(classify, "read_crops", lambda m, crops, *a: _sure_of("P", 0.95)(crops))
+    back, face = Classifier().glance(image, detections)
+    assert back.chosen == "back" and np.allclose(back.probs, first[0])
+    assert face.chosen == "P"
 
 
 def test_cut_turns_wide_boxes_upright() -> None:
