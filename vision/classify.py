@@ -327,20 +327,20 @@ class Classifier:
         exemplars."""
         return self._looked(crops)[0]
 
-    def _looked(self, crops: np.ndarray, flip: bool | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def _looked(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """`probs` and the first model's looks of the crops (`read_with_looks`; empty when
-        it gives none); `flip`: also read each turned half round (default `flip_average`)."""
+        it gives none)."""
         has = self.tag is not None
-        flip = self.flip_average if flip is None else flip
-        p, looks = read_with_looks(self.models[0], crops, flip, 43, looks=has)
-        p = self._partnered(p, crops, flip)
+        p, looks = read_with_looks(self.models[0], crops, self.flip_average, 43, looks=has)
+        p = self._partnered(p, crops, self.flip_average)
         if not has:
             return p, np.zeros((len(crops), 1, 0), np.float32)
         return adapted(p, looks, self.exemplars, self.vision.exemplars), looks
 
     def _partnered(self, first: np.ndarray, crops: np.ndarray, flip: bool) -> np.ndarray:
         """The first model's probabilities `first` of the crops, averaged with the other
-        models' where its likeliest class is under `ClassifyConfig.partner_below`."""
+        models' (each crop also read turned half round with `flip`) where its likeliest
+        class is under `ClassifyConfig.partner_below`."""
         unsure = np.flatnonzero(first.max(axis=1) < self.config.partner_below)
         if len(self.models) == 1 or not len(unsure):
             return first
