@@ -22,7 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorer.tiles import BACK_INDEX
+from scorer.tiles import BACK_INDEX, CODES
 from vision.config import DEFAULT, ClassifyConfig, VisionConfig
 from vision.detect import MODEL_DIR, check_image
 from vision.exemplars import NONE, TAG_CHARS, Exemplars, adapted, encode_look, unit
@@ -367,8 +367,6 @@ class Classifier:
 
     def __call__(self, image: np.ndarray, detections: list[Detection]) -> list[TileRead]:
         """One TileRead per detection, in the same order, `chosen` = most probable code."""
-        from scorer.tiles import CODES
-
         image = check_image(image)
         if not detections:
             return []
@@ -385,8 +383,6 @@ class Classifier:
         second look where unsure, asking `table_second`), their rows found among all the
         reads; the rest as they were (a whole table's glance: only where the hand may lie
         needs more)."""
-        from scorer.tiles import CODES
-
         if not which:
             return list(reads)
         image = check_image(image)
@@ -427,8 +423,6 @@ class Classifier:
         (`_partnered`), naming the tiles outside the hand better (the ponds' copies decide
         和绝张), while a back stays the first's call: a partner takes some sets' pale backs
         for 白. Those where the hand may lie are then read whole (`look_again`)."""
-        from scorer.tiles import CODES
-
         image = check_image(image)
         if not detections:
             return []
