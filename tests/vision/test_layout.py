@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorer.tiles import INDEX
 from vision.decode import decode
 from vision.layout import read_layout
 from vision.layout.melds import claimed_widest
@@ -625,6 +626,25 @@ def test_an_unread_box_far_from_the_hand_is_no_flower() -> None:
     layout = read_layout(reads)
     assert not [g for g in layout.groups if g.role == "flowers"]
     assert [g.tiles for g in layout.groups if g.role == "extra"] == [[14]]
+
+
+@pytest.mark.parametrize("likeliest", [("back", "back"), ("back", "5m"), ("5m", "1s")])
+def test_unsure_tiles_all_read_likeliest_face_down_beside_the_hand_are_no_flowers(
+    likeliest: tuple[str, str],
+) -> None:
+    """Flowers are laid face up (rules seed 003, 实战细节 五). Unsure tiles beside a whole
+    hand that all read likeliest as backs (a pond's tiles blurred or far off, a wall's end)
+    are left out, not counted as flowers. One read likeliest as a face is enough to count
+    the group, as unfamiliar flower art too can look most like a back."""
+    reads = reads_for(_hand_row() + row(["3p", "1s"], y=300 + 2 * 40, x0=0))
+    for k, code in zip((14, 15), likeliest, strict=True):
+        _unsure(reads[k], [code, "7f"])
+        reads[k].probs[INDEX[code]] += 0.05
+    layout = read_layout(reads)
+    flowers = [g.tiles for g in layout.groups if g.role == "flowers"]
+    left_out = [g.tiles for g in layout.groups if g.role == "extra"]
+    faces = likeliest != ("back", "back")
+    assert (flowers, left_out) == (([[14, 15]], []) if faces else ([], [[14, 15]]))
 
 
 @pytest.mark.parametrize("rotation", [0, 180])

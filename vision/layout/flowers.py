@@ -288,13 +288,22 @@ def flowers_unread(
     them as assorted playing tiles, each unsure; a stray tile of a set it
     knows (a discard caught in the photo) reads surely, and a group holding
     one is left as it is, as is anything not reached from the hand's tiles
-    (`_reached`). Only the flowers' count matters for scoring.
+    (`_reached`), and so is a group whose tiles all read likeliest as
+    backs (`_likeliest_back`: flowers lie face up; one face among them is
+    enough, as unfamiliar flower art too can look most like a back). Only
+    the flowers' count matters for scoring.
     """
     if not apart or not hand or len(apart) + len(flowers) > config.flowers_in_set:
         return []
-    if not _unread(reads, apart, config):
+    if not _unread(reads, apart, config) or all(_likeliest_back(reads[i]) for i in apart):
         return []
     return list(apart) if _reached(reads, apart, hand, length, config) else []
+
+
+def _likeliest_back(read: TileRead) -> bool:
+    """Whether a tile reads likeliest as face down: unsure tiles beside the hand that all
+    read so are a pond's or a wall's, blurred or far off, not its flowers."""
+    return int(np.argmax(read.probs)) == BACK_INDEX
 
 
 def _reached(
