@@ -218,8 +218,9 @@ class StackedConfig:
     #: how far the box is widened for the crop: the tile, its side walls and a little around
     margin: float = 1.6
     #: how sure the model must be to read a promoted kong: surer than a single sideways
-    #: tile of a pung reads
-    sure: float = 0.8
+    #: tile of a pung reads. A table's pungs far outnumber its promoted kongs, so a false
+    #: fourth tile costs as many hands as a missed one (docs/experiments.md, forty-third round)
+    sure: float = 0.9
 
 
 #: flowers and seasons in a set (梅兰竹菊, 春夏秋冬)

@@ -398,11 +398,12 @@ def _meld_and_hand(tokens: list[str]) -> list[tuple[str, tuple]]:
     return row(tokens, y=100) + hand
 
 
-@pytest.mark.parametrize("stacked, promoted", [(0.95, True), (0.6, False)])
+@pytest.mark.parametrize("stacked, promoted", [(0.95, True), (0.85, False), (0.6, False)])
 def test_fourth_tile_found_as_one_box_with_the_claimed_one(stacked: float, promoted: bool) -> None:
     """Seed 003 实战细节 五: a promoted kong (加杠) keeps the pung's sideways tile, with the
     fourth laid on it. Found as one box, the pair is a promoted kong when the stacked-tile
-    reading is sure (`vision.stacked`), and stays a pung when it is not."""
+    reading is sure (`vision.stacked`), and stays a pung when it is not: 0.85 is as sure as
+    a few single sideways tiles of a table's pungs read."""
     reads = reads_for(_meld_and_hand(["E", "E/", "E"]))
     reads[1].stacked = stacked
     layout = read_layout(reads)
