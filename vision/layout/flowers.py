@@ -11,7 +11,7 @@ import numpy as np
 from scorer.tiles import BACK_INDEX, FLOWER_FIRST
 from vision.config import DEFAULT, LayoutConfig
 from vision.layout.hand import hand_need, hand_row, held_in, held_tiles
-from vision.layout.kinds import face_up, flower_sum, play_sum
+from vision.layout.kinds import face_up, flower_sum, likely_back, play_sum
 from vision.layout.melds import split_melds
 from vision.layout.slots import Cluster, row_slots, touching_runs
 from vision.rows import Frame
@@ -289,21 +289,16 @@ def flowers_unread(
     knows (a discard caught in the photo) reads surely, and a group holding
     one is left as it is, as is anything not reached from the hand's tiles
     (`_reached`), and so is a group whose tiles all read likeliest as
-    backs (`_likeliest_back`: flowers lie face up; one face among them is
-    enough, as unfamiliar flower art too can look most like a back). Only
-    the flowers' count matters for scoring.
+    backs (`likely_back`): flowers lie face up, so those are a pond's or a
+    wall's tiles, blurred or far off. One face among them is enough, as
+    unfamiliar flower art too can look most like a back. Only the
+    flowers' count matters for scoring.
     """
     if not apart or not hand or len(apart) + len(flowers) > config.flowers_in_set:
         return []
-    if not _unread(reads, apart, config) or all(_likeliest_back(reads[i]) for i in apart):
+    if not _unread(reads, apart, config) or all(likely_back(reads[i]) for i in apart):
         return []
     return list(apart) if _reached(reads, apart, hand, length, config) else []
-
-
-def _likeliest_back(read: TileRead) -> bool:
-    """Whether a tile reads likeliest as face down: unsure tiles beside the hand that all
-    read so are a pond's or a wall's, blurred or far off, not its flowers."""
-    return int(np.argmax(read.probs)) == BACK_INDEX
 
 
 def _reached(
